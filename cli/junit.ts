@@ -1,0 +1,36 @@
+import type { Report, RuleResult } from './report.js';
+
+/** JUnit XML for CI dashboards: one testcase per rule, <failure> for a violation, <error> for a check that could not run. */
+export function toJunit(report: Report): string {
+  const areas = [...new Set(report.rules.map((rule) => rule.area))];
+  const suites = areas.map((area) => {
+    const rules = report.rules.filter((rule) => rule.area === area);
+    const count = (status: RuleResult['status']) => rules.filter((rule) => rule.status === status).length;
+    const time = seconds(rules.reduce((sum, rule) => sum + rule.durationMs, 0));
+    return `  <testsuite name="${escape(area)}" tests="${rules.length}" failures="${count('failed')}" errors="${count('errored')}" skipped="${count('skipped')}" time="${time}">\n${rules.map(testcase).join('\n')}\n  </testsuite>`;
+  });
+  const total = (status: RuleResult['status']) => report.rules.filter((rule) => rule.status === status).length;
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="petstore-conformance" tests="${report.rules.length}" failures="${total('failed')}" errors="${total('errored')}" skipped="${total('skipped')}" time="${seconds(report.durationMs)}">\n${suites.join('\n')}\n</testsuites>\n`;
+}
+
+function testcase(rule: RuleResult): string {
+  const open = `    <testcase classname="${escape(rule.area)}" name="${escape(`${rule.id} ${rule.summary}`)}" time="${seconds(rule.durationMs)}"`;
+  const details = [rule.message ?? '', ...rule.evidence.flatMap((e) => e.exchanges.map((x) => x.curl)), ...rule.observations].filter(Boolean).join('\n');
+  switch (rule.status) {
+    case 'failed': return `${open}>\n      <failure message="${escape(rule.message ?? '')}" type="${rule.level}">${escape(details)}</failure>\n    </testcase>`;
+    case 'errored': return `${open}>\n      <error message="${escape(rule.message ?? '')}">${escape(details)}</error>\n    </testcase>`;
+    case 'skipped': return `${open}>\n      <skipped message="${escape(rule.message ?? '')}"/>\n    </testcase>`;
+    default: return rule.observations.length > 0 ? `${open}>\n      <system-out>${escape(rule.observations.join('\n'))}</system-out>\n    </testcase>` : `${open}/>`;
+  }
+}
+
+function seconds(ms: number): string {
+  return (ms / 1000).toFixed(3);
+}
+
+function escape(text: string): string {
+  // XML 1.0 forbids most control characters even escaped; a server's bytes can contain them.
+  return text
+    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g, '�')
+    .replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+}

@@ -1,0 +1,58 @@
+#!/usr/bin/env node
+import { accessSync, constants, mkdirSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { activeRules } from '../helpers/catalog.js';
+import { packagePath } from '../helpers/package-root.js';
+import { redact, registerSecret } from '../helpers/redact.js';
+import { stringifyJson } from '../helpers/json.js';
+import { parseArguments, UsageError } from './options.js';
+import { TargetUnreachable } from './preflight.js';
+import { runConformance } from './run.js';
+
+const VERSION = (JSON.parse(readFileSync(packagePath('package.json'), 'utf8')) as { version: string }).version;
+
+async function main(argv: string[]): Promise<number> {
+  const parsed = parseArguments(argv, process.env, VERSION, (text) => process.stdout.write(text));
+  if (parsed.action === 'exit') return parsed.code;
+  if (parsed.action === 'list') {
+    for (const rule of activeRules()) process.stdout.write(`${rule.id.padEnd(10)} ${rule.level.padEnd(6)} ${rule.area.padEnd(10)} ${rule.summary}\n`);
+    return 0;
+  }
+  const { options, json } = parsed;
+  if (options.apiKey) registerSecret(options.apiKey);
+  ensureWritable(options.reportDir);
+  // With --json, stdout carries report.json alone; the person still sees progress on stderr.
+  const out = json ? process.stderr : process.stdout;
+  const result = await runConformance({ ...options, print: (line) => out.write(`${line}\n`) });
+  if (json) process.stdout.write(`${redact(stringifyJson(result.report, 2))}\n`);
+  return result.exitCode;
+}
+
+function ensureWritable(dir: string): void {
+  try {
+    mkdirSync(resolve(dir), { recursive: true });
+    accessSync(resolve(dir), constants.W_OK);
+  } catch {
+    throw new UsageError(`cannot write reports to ${dir}: choose a writable folder with --report-dir`);
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    if (error instanceof UsageError) {
+      process.stderr.write(`petstore-conformance: ${redact(error.message)}\n`);
+      process.exitCode = 2;
+    } else if (error instanceof TargetUnreachable) {
+      process.stderr.write(`petstore-conformance: ${redact(error.message)}\n`);
+      process.exitCode = 3;
+    } else {
+      // The suite itself broke: say so plainly, without a stack a user cannot act on (set DEBUG for it).
+      process.stderr.write(`petstore-conformance: internal error: ${redact(error instanceof Error ? error.message : String(error))}\n`);
+      if (process.env.DEBUG) process.stderr.write(`${redact(String((error as Error).stack))}\n`);
+      process.exitCode = 4;
+    }
+  },
+);

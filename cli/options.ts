@@ -1,0 +1,132 @@
+import { Command, InvalidArgumentError } from 'commander';
+import { randomInt } from 'node:crypto';
+import { activeRules, loadCatalog } from '../helpers/catalog.js';
+import { DEFAULT_OPTIONS, type RunOptions } from './run.js';
+
+/** Bad usage or configuration: one clear line, exit code 2, nothing sent to the target. */
+export class UsageError extends Error {
+  override name = 'UsageError';
+}
+
+export type Parsed =
+  | { action: 'run'; options: RunOptions; json: boolean }
+  | { action: 'list' };
+
+function integer(name: string, min: number, max: number) {
+  return (value: string): number => {
+    if (!/^\d+$/.test(value.trim()) || Number(value) < min || Number(value) > max) {
+      throw new InvalidArgumentError(`${name} must be an integer from ${min} to ${max}.`);
+    }
+    return Number(value);
+  };
+}
+
+function list(value: string, previous: string[] = []): string[] {
+  return [...previous, ...value.split(',').map((item) => item.trim()).filter(Boolean)];
+}
+
+export function buildProgram(version: string): Command {
+  const defaults = DEFAULT_OPTIONS;
+  return new Command('petstore-conformance')
+    .description('Certifies that a server implements the Pet Store interface: every rule of the spec, checked against the live server.')
+    .version(version, '-V, --version')
+    .option('--base-url <url>', 'base URL of the server to certify, ending in /v1 (default: start the bundled reference server)')
+    .option('--api-key <key>', 'API key sent as "Authorization: Bearer <key>"; prefer the PETSTORE_API_KEY variable, which stays out of shell history')
+    .option('--report-dir <dir>', 'where reports are written', defaults.reportDir)
+    .option('--only <ids>', 'run only these areas or rule IDs (comma-separated, repeatable)', list, [])
+    .option('--skip <ids>', 'skip these areas or rule IDs (comma-separated, repeatable)', list, [])
+    .option('--read-only', 'create nothing on the target; rules that need created pets are reported skipped', false)
+    .option('--strict', 'SHOULD failures fail the run too', false)
+    .option('--timeout <ms>', 'per-request timeout in milliseconds', integer('--timeout', 100, 600_000), defaults.timeoutMs)
+    .option('--max-requests <n>', 'stop cleanly after this many requests; the rules left are reported skipped', integer('--max-requests', 1, 10_000_000))
+    .option('--concurrency <n>', 'most requests in flight at once', integer('--concurrency', 1, 64), defaults.concurrency)
+    .option('--rate-limit-reserve <n>', 'requests kept in hand in every rate-limit window', integer('--rate-limit-reserve', 0, 1000), defaults.rateLimitReserve)
+    .option('--rate-limit-budget <n>', 'most requests the 429 probe may send to exceed the window (0 skips it)', integer('--rate-limit-budget', 0, 1_000_000), defaults.rateLimitBudget)
+    .option('--verify-recovery', 'after the 429 probe, wait Retry-After and check that the next request succeeds', false)
+    .option('--seed <n>', 'seed of the fuzzing run, to replay one exactly', integer('--seed', 0, 2 ** 31 - 1))
+    .option('--fuzz-runs <n>', 'generated invalid bodies sent by the fuzzing rules', integer('--fuzz-runs', 0, 100_000), defaults.fuzzRuns)
+    .option('--fuzz-valid-runs <n>', 'generated valid bodies sent (each creates a pet)', integer('--fuzz-valid-runs', 0, 10_000), defaults.fuzzValidRuns)
+    .option('--max-response-bytes <n>', 'cap on a response body; the rest is not read', integer('--max-response-bytes', 1024, 1_073_741_824), defaults.maxResponseBytes)
+    .option('--ca-file <pem>', 'trust this CA certificate (PEM) for an https target')
+    .option('--json', 'print report.json to stdout (progress goes to stderr)', false)
+    .option('--list', 'print the rule catalog and exit', false)
+    .addHelpText('after', `
+Environment:
+  PETSTORE_API_KEY   the API key (recommended over --api-key)
+
+Exit codes:
+  0  every MUST rule checked holds      2  bad usage or configuration
+  1  a MUST rule failed or errored      3  the target cannot be reached
+
+Example:
+  PETSTORE_API_KEY=... petstore-conformance --base-url https://staging.example.com/v1`);
+}
+
+/** Turns argv into what to do; every mistake a person can make is a UsageError with the fix in it. */
+export function parseArguments(argv: string[], env: NodeJS.ProcessEnv, version: string, write: (text: string) => void): Parsed | { action: 'exit'; code: number } {
+  const program = buildProgram(version)
+    .exitOverride()
+    .configureOutput({ writeOut: write, writeErr: () => undefined });
+  try {
+    program.parse(argv, { from: 'user' });
+  } catch (error) {
+    const commanderError = error as { code?: string; message?: string; exitCode?: number };
+    if (commanderError.code === 'commander.helpDisplayed' || commanderError.code === 'commander.version') return { action: 'exit', code: 0 };
+    throw new UsageError(`${(commanderError.message ?? String(error)).replace(/^error: /, '')} (see --help)`);
+  }
+  const o = program.opts();
+  if (o.list) return { action: 'list' };
+  const baseUrl = o.baseUrl === undefined ? undefined : checkBaseUrl(o.baseUrl as string);
+  const apiKey = (o.apiKey as string | undefined) ?? env.PETSTORE_API_KEY;
+  if (baseUrl !== undefined && !apiKey) {
+    throw new UsageError('no API key: set PETSTORE_API_KEY (recommended) or pass --api-key');
+  }
+  checkRuleNames([...(o.only as string[]), ...(o.skip as string[])]);
+  return {
+    action: 'run',
+    json: Boolean(o.json),
+    options: {
+      ...DEFAULT_OPTIONS,
+      baseUrl, apiKey,
+      reportDir: o.reportDir as string,
+      only: o.only as string[],
+      skip: o.skip as string[],
+      readOnly: Boolean(o.readOnly),
+      strict: Boolean(o.strict),
+      timeoutMs: o.timeout as number,
+      maxRequests: (o.maxRequests as number | undefined) ?? null,
+      concurrency: o.concurrency as number,
+      rateLimitReserve: o.rateLimitReserve as number,
+      rateLimitBudget: o.rateLimitBudget as number,
+      verifyRecovery: Boolean(o.verifyRecovery),
+      seed: (o.seed as number | undefined) ?? randomInt(0, 2 ** 31 - 1),
+      fuzzRuns: o.fuzzRuns as number,
+      fuzzValidRuns: o.fuzzValidRuns as number,
+      maxResponseBytes: o.maxResponseBytes as number,
+      caFile: o.caFile as string | undefined,
+    },
+  };
+}
+
+function checkBaseUrl(text: string): string {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new UsageError(`--base-url "${text}" is not a URL; give the full address, e.g. https://staging.example.com/v1`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new UsageError(`--base-url must use http or https, not ${url.protocol.replace(/:$/, '')}`);
+  }
+  if (url.search || url.hash) throw new UsageError('--base-url must not carry a query or fragment; give the base address, e.g. https://staging.example.com/v1');
+  if (url.username || url.password) throw new UsageError('--base-url must not carry credentials; pass the key with PETSTORE_API_KEY');
+  return url.toString().replace(/\/+$/, '');
+}
+
+function checkRuleNames(names: string[]): void {
+  const known = new Set([...activeRules().map((rule) => rule.id), ...Object.keys(loadCatalog().areas)]);
+  const unknown = names.filter((name) => !known.has(name));
+  if (unknown.length > 0) {
+    throw new UsageError(`unknown rule ID or area in --only/--skip: ${unknown.join(', ')} (list them with --list)`);
+  }
+}

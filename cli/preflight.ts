@@ -1,0 +1,50 @@
+import { connect as connectTcp } from 'node:net';
+import { connect as connectTls } from 'node:tls';
+import { readFileSync } from 'node:fs';
+
+/** The target cannot be talked to at all: exit code 3. */
+export class TargetUnreachable extends Error {
+  override name = 'TargetUnreachable';
+}
+
+/**
+ * Opens one TCP (and TLS) connection to the target and closes it: proves it can be reached without
+ * spending a request of the key's rate limit.
+ */
+export async function assertReachable(baseUrl: string, timeoutMs: number, caFile?: string): Promise<void> {
+  const url = new URL(baseUrl);
+  const secure = url.protocol === 'https:';
+  const port = Number(url.port || (secure ? 443 : 80));
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  await new Promise<void>((resolve, reject) => {
+    const socket = secure
+      ? connectTls({ host, port, servername: host, ca: caFile ? readFileSync(caFile) : undefined, ALPNProtocols: ['http/1.1'] })
+      : connectTcp({ host, port });
+    const fail = (message: string) => {
+      socket.destroy();
+      reject(new TargetUnreachable(`cannot reach ${url.origin}: ${message}`));
+    };
+    socket.setTimeout(timeoutMs, () => fail(`no connection within ${timeoutMs} ms (--timeout)`));
+    socket.once('error', (error: NodeJS.ErrnoException) => fail(reachabilityMessage(error)));
+    socket.once(secure ? 'secureConnect' : 'connect', () => {
+      socket.end();
+      resolve();
+    });
+  });
+}
+
+function reachabilityMessage(error: NodeJS.ErrnoException): string {
+  switch (error.code) {
+    case 'ECONNREFUSED': return 'connection refused (is the server running, and on that port?)';
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN': return 'the host name does not resolve';
+    case 'ECONNRESET': return 'the connection was reset';
+    case 'DEPTH_ZERO_SELF_SIGNED_CERT':
+    case 'SELF_SIGNED_CERT_IN_CHAIN':
+    case 'UNABLE_TO_VERIFY_LEAF_SIGNATURE':
+    case 'UNABLE_TO_GET_ISSUER_CERT_LOCALLY':
+      return `the TLS certificate is not trusted (${error.code}); trust its CA with --ca-file <pem>`;
+    case 'ERR_TLS_CERT_ALTNAME_INVALID': return 'the TLS certificate does not name this host';
+    default: return error.code ? `${error.code}: ${error.message}` : error.message;
+  }
+}

@@ -1,0 +1,184 @@
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { startVitest } from 'vitest/node';
+import { activeRules, deselectionReason, loadCatalog, type Rule } from '../helpers/catalog.js';
+import { parseJson, stringifyJson } from '../helpers/json.js';
+import type { Exchange } from '../helpers/exchange.js';
+import { packagePath } from '../helpers/package-root.js';
+import { redact, registerSecret } from '../helpers/redact.js';
+import type { RunConfig } from '../helpers/run-config.js';
+import { startReferenceServer } from '../server/reference-server.js';
+import { Collector } from './collector.js';
+import { toJunit } from './junit.js';
+import { assertReachable } from './preflight.js';
+import { countsOf, requestsByArea, ruleResults, verdictOf, type Report } from './report.js';
+import { AreaOrderSequencer } from './sequencer.js';
+import { progressLine, summaryText } from './terminal.js';
+
+export interface RunOptions {
+  /** The target's base URL, ending in /v1; none certifies the bundled reference server. */
+  baseUrl?: string;
+  apiKey?: string;
+  reportDir: string;
+  only: string[];
+  skip: string[];
+  readOnly: boolean;
+  strict: boolean;
+  timeoutMs: number;
+  maxResponseBytes: number;
+  maxRequests: number | null;
+  concurrency: number;
+  rateLimitReserve: number;
+  rateLimitBudget: number;
+  verifyRecovery: boolean;
+  seed: number;
+  fuzzRuns: number;
+  fuzzValidRuns: number;
+  caFile?: string;
+  /** Where progress and the summary go; nothing is printed when absent. */
+  print?: (line: string) => void;
+}
+
+export const DEFAULT_OPTIONS: Omit<RunOptions, 'seed'> = {
+  reportDir: 'reports',
+  only: [],
+  skip: [],
+  readOnly: false,
+  strict: false,
+  timeoutMs: 10_000,
+  maxResponseBytes: 1_048_576,
+  maxRequests: null,
+  concurrency: 4,
+  rateLimitReserve: 2,
+  rateLimitBudget: 1_100,
+  verifyRecovery: false,
+  fuzzRuns: 100,
+  fuzzValidRuns: 10,
+};
+
+export interface RunResult {
+  report: Report;
+  exitCode: number;
+  reportDir: string;
+}
+
+const TOOL = JSON.parse(readFileSync(packagePath('package.json'), 'utf8')) as { name: string; version: string };
+
+/** Certifies one target: the whole run, from the reference server (if needed) to the reports. */
+export async function runConformance(options: RunOptions): Promise<RunResult> {
+  const print = (line: string) => options.print?.(redact(line));
+  const startedAt = new Date();
+  const runId = `${startedAt.toISOString().replace(/[-:]/g, '').slice(0, 15)}-${randomBytes(3).toString('hex')}`;
+  const reportDir = resolve(options.reportDir);
+  mkdirSync(reportDir, { recursive: true });
+
+  const embedded = options.baseUrl === undefined
+    ? await startReferenceServer({ apiKeys: [`ref-${randomBytes(12).toString('hex')}`] })
+    : undefined;
+  const baseUrl = embedded?.url ?? options.baseUrl!;
+  const apiKey = embedded?.apiKey ?? options.apiKey ?? '';
+  registerSecret(apiKey);
+  if (embedded) print(`No --base-url given: certifying the bundled reference server at ${baseUrl}`);
+  else print(`Certifying ${baseUrl}`);
+
+  const exchangeLogPath = join(reportDir, `.exchanges-${runId}.jsonl`);
+  try {
+    await assertReachable(baseUrl, options.timeoutMs, options.caFile);
+    const config: RunConfig = {
+      baseUrl, apiKey, runId,
+      readOnly: options.readOnly,
+      only: options.only,
+      skip: options.skip,
+      timeoutMs: options.timeoutMs,
+      maxResponseBytes: options.maxResponseBytes,
+      maxRequests: options.maxRequests,
+      concurrency: options.concurrency,
+      rateLimitReserve: options.rateLimitReserve,
+      rateLimitBudget: options.rateLimitBudget,
+      verifyRecovery: options.verifyRecovery,
+      seed: options.seed,
+      fuzzRuns: options.fuzzRuns,
+      fuzzValidRuns: options.fuzzValidRuns,
+      exchangeLogPath,
+      today: new Date().toISOString().slice(0, 10),
+      caFile: options.caFile,
+    };
+    const collector = new Collector((result) => print(progressLine(result)), (line) => print(`  … ${line}`));
+    const deselected = (rule: Rule) => deselectionReason(rule, options);
+    // Only the suite files of selected areas load: a run of one area costs that area alone.
+    const areas = [...new Set(activeRules().filter((rule) => !deselected(rule)).map((rule) => rule.area))];
+    await runSuites(config, collector, areas);
+
+    const rules = ruleResults(activeRules(), collector.results, collector.suiteErrors, deselected);
+    const exchanges = readExchanges(exchangeLogPath);
+    const created = rules.flatMap((rule) => rule.created);
+    const verdict = collector.suiteErrors.length > 0 && verdictOf(rules, options.strict) === 'certified' ? 'not-certified' : verdictOf(rules, options.strict);
+    const finishedAt = new Date();
+    const report: Report = {
+      tool: { name: TOOL.name, version: TOOL.version },
+      specVersion: loadCatalog().specVersion,
+      runId,
+      target: { baseUrl, embedded: embedded !== undefined },
+      startedAt: startedAt.toISOString(),
+      finishedAt: finishedAt.toISOString(),
+      durationMs: finishedAt.getTime() - startedAt.getTime(),
+      options: reportedOptions(options),
+      verdict,
+      exitCode: verdict === 'not-certified' ? 1 : 0,
+      counts: countsOf(rules),
+      requests: { total: exchanges.length, byArea: requestsByArea(rules) },
+      created: { count: created.length, ids: created },
+      suiteErrors: collector.suiteErrors,
+      rules,
+    };
+    writeReports(report, reportDir);
+    print(summaryText(report));
+    print(`\nReports: ${reportDir}`);
+    return { report, exitCode: report.exitCode, reportDir };
+  } finally {
+    rmSync(exchangeLogPath, { force: true });
+    await embedded?.close();
+  }
+}
+
+/** vitest runs the suites in one worker, isolation off, in area order: one client governs every request. */
+async function runSuites(config: RunConfig, collector: Collector, areas: readonly string[]): Promise<void> {
+  if (areas.length === 0) return;
+  const root = packagePath();
+  const vitest = await startVitest('test', [], {
+    root,
+    config: false,
+    dir: join(root, 'dist', 'suites'),
+    include: areas.map((area) => `${area}.test.js`),
+    exclude: [],
+    reporters: [collector],
+    pool: 'threads',
+    maxWorkers: 1,
+    fileParallelism: false,
+    isolate: false,
+    watch: false,
+    testTimeout: 0,
+    hookTimeout: 0,
+    provide: { runConfig: config },
+    sequence: { sequencer: AreaOrderSequencer },
+    passWithNoTests: false,
+  }, { cacheDir: join(root, 'node_modules', '.vite-petstore'), logLevel: 'silent' });
+  await vitest.close();
+}
+
+function readExchanges(path: string): Exchange[] {
+  if (!existsSync(path)) return [];
+  return readFileSync(path, 'utf8').split('\n').filter(Boolean).map((line) => parseJson(line) as unknown as Exchange);
+}
+
+function reportedOptions(options: RunOptions): Record<string, unknown> {
+  const { print: _print, apiKey, ...rest } = options;
+  return { ...rest, apiKey: apiKey ? '[redacted]' : undefined };
+}
+
+/** Every report file goes through the redactor: the key must appear in none of them. */
+export function writeReports(report: Report, dir: string): void {
+  writeFileSync(join(dir, 'report.json'), redact(stringifyJson(report, 2)));
+  writeFileSync(join(dir, 'junit.xml'), redact(toJunit(report)));
+}

@@ -1,0 +1,97 @@
+import { test, type TestContext } from 'vitest';
+import { deselectionReason, getRule, type Rule } from './catalog.js';
+import { BudgetExhausted, RateLimitWaitTooLong, type PetstoreClient } from './client.js';
+import type { Exchange } from './exchange.js';
+import { RuleViolation, SkipCheck, toEvidence, type RuleMeta } from './outcome.js';
+import { runConfig, type RunConfig } from './run-config.js';
+import { theClient } from './run.js';
+
+export interface CheckContext {
+  client: PetstoreClient;
+  config: RunConfig;
+  rule: Rule;
+  /** Puts a finding on record: the whole point of an INFO rule, a useful note for the others. */
+  observe(note: string): void;
+  /** Runs one part of the check; a violation is kept and the check goes on, so every broken case is reported. */
+  softly(part: () => Promise<void> | void): Promise<void>;
+  /** Ends the check as skipped, with a reason that names what would enable it. */
+  skip(reason: string): never;
+  /** Records a pet this check created on the target. */
+  recordCreated(id: string): void;
+}
+
+/**
+ * Declares the check of one catalog rule. The test is titled with the rule's ID and summary, so
+ * `vitest -t LIST-02` runs one rule and every report line carries it; an unknown ID throws at collection.
+ */
+export function check(id: string, body: (ctx: CheckContext) => Promise<void>): void {
+  const rule = getRule(id);
+  test(`${rule.id} ${rule.summary}`, (testContext) => runCheck(rule, body, testContext));
+}
+
+async function runCheck(rule: Rule, body: (ctx: CheckContext) => Promise<void>, testContext: TestContext): Promise<void> {
+  const meta: RuleMeta = { ruleId: rule.id, outcome: 'passed', observations: [], evidence: [], requests: 0, created: [] };
+  testContext.task.meta.rule = meta;
+  const config = runConfig();
+  const skipWith = (reason: string): never => {
+    meta.outcome = 'skipped';
+    meta.message = reason;
+    return testContext.skip(reason);
+  };
+  const notRun = deselectionReason(rule, config)
+    ?? (rule.needs?.includes('write') && config.readOnly ? 'creates pets on the target; not run with --read-only' : undefined);
+  if (notRun) skipWith(notRun);
+
+  const client = theClient();
+  const violations: RuleViolation[] = [];
+  const context: CheckContext = {
+    client, config, rule,
+    observe: (note) => meta.observations.push(note),
+    softly: async (part) => {
+      try {
+        await part();
+      } catch (error) {
+        if (!(error instanceof RuleViolation)) throw error;
+        violations.push(error);
+      }
+    },
+    skip: (reason) => {
+      throw new SkipCheck(reason);
+    },
+    recordCreated: (petId) => meta.created.push(petId),
+  };
+  const before = client.requestCount;
+  client.currentRule = rule.id;
+  try {
+    await body(context);
+    if (violations.length > 0) throw RuleViolation.combine(violations);
+  } catch (error) {
+    classify(error, rule, meta, skipWith);
+  } finally {
+    meta.requests = client.requestCount - before;
+    client.currentRule = undefined;
+  }
+}
+
+/** Turns what a check threw into one of the four outcomes; anything but a pass rethrows so vitest agrees. */
+function classify(error: unknown, rule: Rule, meta: RuleMeta, skipWith: (reason: string) => never): void {
+  if (error instanceof RuleViolation) {
+    if (rule.level === 'INFO') {
+      // An INFO rule never fails: what it found is an observation.
+      meta.observations.push(error.message);
+      return;
+    }
+    meta.outcome = 'failed';
+    meta.message = error.message;
+    meta.evidence = error.evidence;
+    throw error;
+  }
+  if (error instanceof SkipCheck || error instanceof BudgetExhausted || error instanceof RateLimitWaitTooLong) {
+    skipWith((error as Error).message);
+  }
+  meta.outcome = 'errored';
+  meta.message = error instanceof Error ? `${error.name === 'Error' ? '' : `${error.name}: `}${error.message}` : String(error);
+  const exchange = (error as { exchange?: Exchange } | undefined)?.exchange;
+  if (exchange) meta.evidence = [{ message: meta.message, exchanges: [toEvidence(exchange)] }];
+  throw error;
+}

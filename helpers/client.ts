@@ -1,0 +1,258 @@
+import { appendFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
+import { Agent, request, type Dispatcher } from 'undici';
+import { authorizationFor, type AuthMode, type Exchange, type RecordedRequest, type RecordedResponse } from './exchange.js';
+import { parseJson, stringifyJson } from './json.js';
+import { Pacer, RateLimitWaitTooLong } from './pacing.js';
+import { redact, registerSecret } from './redact.js';
+
+export interface SendOptions {
+  method?: 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH' | 'HEAD' | 'OPTIONS';
+  /** Relative to the base URL, e.g. `/pets/12`. */
+  path: string;
+  /** A raw query string (`limit=&status=sold`) when a check needs bytes no encoder would produce. */
+  query?: string | Record<string, string>;
+  /** A value serialized losslessly as the JSON body. */
+  json?: unknown;
+  /** Body text sent as it is (malformed JSON on purpose). */
+  body?: string;
+  headers?: Record<string, string>;
+  auth?: AuthMode;
+  /** The 429 probe wants to see the 429 itself: no retry, no backoff. */
+  expect429?: boolean;
+}
+
+export interface ClientOptions {
+  baseUrl: string;
+  apiKey: string;
+  timeoutMs: number;
+  maxResponseBytes: number;
+  maxRequests: number | null;
+  concurrency: number;
+  rateLimitReserve: number;
+  exchangeLogPath?: string;
+  caFile?: string;
+  onWait?: (message: string) => void;
+  /** Longest wait for a rate-limit window the run accepts. */
+  maxWaitMs?: number;
+}
+
+/** The request budget (--max-requests) is spent: the rules left are reported as skipped. */
+export class BudgetExhausted extends Error {
+  override name = 'BudgetExhausted';
+}
+
+/** The target could not be talked to: refused, reset, timed out, unreadable. The check is errored, not failed. */
+export class TransportError extends Error {
+  override name = 'TransportError';
+  constructor(message: string, readonly exchange: Exchange) {
+    super(message);
+  }
+}
+
+/** The target kept answering 429 after every backoff: the rule could not be judged. */
+export class StillRateLimited extends Error {
+  override name = 'StillRateLimited';
+  constructor(message: string, readonly exchange: Exchange) {
+    super(message);
+  }
+}
+
+/** The one HTTP client of a run: every request goes through it, is paced, recorded and redacted. */
+export class PetstoreClient {
+  readonly exchanges: Exchange[] = [];
+  /** The rule whose check is running, so every exchange can be attributed. */
+  currentRule: string | undefined;
+  private readonly dispatcher: Dispatcher;
+  private readonly pacer: Pacer;
+  private sent = 0;
+  private active = 0;
+  private readonly queue: Array<() => void> = [];
+
+  constructor(private readonly options: ClientOptions) {
+    registerSecret(options.apiKey);
+    this.dispatcher = new Agent({
+      connections: options.concurrency,
+      headersTimeout: options.timeoutMs,
+      bodyTimeout: options.timeoutMs,
+      connect: options.caFile ? { ca: readFileSync(options.caFile) } : undefined,
+    });
+    this.pacer = new Pacer({
+      reserve: options.rateLimitReserve,
+      maxWaitMs: options.maxWaitMs ?? 120_000,
+      maxRetries: 4,
+      backoffBaseMs: 1_000,
+      backoffCapMs: 60_000,
+      onWait: options.onWait ?? ((message) => console.error(message)),
+    });
+  }
+
+  get requestCount(): number {
+    return this.sent;
+  }
+
+  get pacing(): Pacer {
+    return this.pacer;
+  }
+
+  /** Sends one request; retries an unplanned 429 only after honouring Retry-After and backing off. */
+  async send(spec: SendOptions): Promise<Exchange> {
+    const credential = credentialOf(spec.auth ?? 'key');
+    for (let attempt = 1; ; attempt++) {
+      const exchange = await this.limited(async () => {
+        await this.pacer.acquire(credential);
+        let result: Exchange | undefined;
+        try {
+          result = await this.once(spec);
+          return result;
+        } finally {
+          this.pacer.release(credential, result?.response?.status, result?.response?.headers);
+        }
+      });
+      if (exchange.error) throw new TransportError(exchange.error, exchange);
+      if (exchange.response?.status !== 429 || spec.expect429) return exchange;
+      const waitMs = this.pacer.backoffAfter429(credential, attempt, exchange.response.headers['retry-after']);
+      if (waitMs === undefined) {
+        throw new StillRateLimited(`the target answered 429 to ${attempt} attempts in a row, backing off each time`, exchange);
+      }
+      this.options.onWait?.(`rate limit: unplanned 429, retrying in ${(waitMs / 1000).toFixed(1)} s (attempt ${attempt + 1})`);
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.dispatcher.close();
+  }
+
+  /** Bounded concurrency: checks may fire requests in parallel, the target sees at most `concurrency`. */
+  private async limited<T>(task: () => Promise<T>): Promise<T> {
+    if (this.active >= this.options.concurrency) await new Promise<void>((resolve) => this.queue.push(resolve));
+    this.active += 1;
+    try {
+      return await task();
+    } finally {
+      this.active -= 1;
+      this.queue.shift()?.();
+    }
+  }
+
+  private async once(spec: SendOptions): Promise<Exchange> {
+    if (this.options.maxRequests !== null && this.sent >= this.options.maxRequests) {
+      throw new BudgetExhausted(`the request budget of ${this.options.maxRequests} (--max-requests) is spent`);
+    }
+    this.sent += 1;
+    const url = this.urlFor(spec);
+    const method = spec.method ?? (spec.json !== undefined || spec.body !== undefined ? 'POST' : 'GET');
+    const body = spec.body ?? (spec.json !== undefined ? stringifyJson(spec.json) : undefined);
+    const auth = authorizationFor(spec.auth ?? 'key', this.options.apiKey);
+    const headers: Record<string, string> = { accept: 'application/json', ...lowerCaseKeys(spec.headers ?? {}) };
+    if (body !== undefined && headers['content-type'] === undefined) headers['content-type'] = 'application/json';
+    const recorded: RecordedRequest = {
+      method, url, body, auth: spec.auth ?? 'key',
+      headers: { ...headers, ...(auth.shown !== undefined ? { authorization: auth.shown } : {}) },
+    };
+    if (auth.value !== undefined) headers.authorization = auth.value;
+    const started = performance.now();
+    const startedAt = new Date().toISOString();
+    let response: RecordedResponse | undefined;
+    let error: string | undefined;
+    try {
+      response = await this.exchange(url, method, headers, body);
+    } catch (cause) {
+      error = describeTransportError(cause, this.options.timeoutMs);
+    }
+    const exchange: Exchange = Object.freeze({
+      seq: this.exchanges.length + 1,
+      rule: this.currentRule,
+      request: Object.freeze(recorded),
+      response: response && Object.freeze(response),
+      error,
+      startedAt,
+      durationMs: Math.round((performance.now() - started) * 10) / 10,
+    });
+    this.record(exchange);
+    return exchange;
+  }
+
+  private async exchange(url: string, method: string, headers: Record<string, string>, body: string | undefined): Promise<RecordedResponse> {
+    const response = await request(url, {
+      method: method as Dispatcher.HttpMethod,
+      headers,
+      body,
+      dispatcher: this.dispatcher,
+      signal: AbortSignal.timeout(this.options.timeoutMs),
+    });
+    const { text, truncated } = await readCapped(response.body, this.options.maxResponseBytes);
+    const recorded: RecordedResponse = { status: response.statusCode, headers: flattenHeaders(response.headers), rawBody: text, truncated };
+    if (text.length > 0) {
+      try {
+        recorded.json = parseJson(text);
+      } catch (cause) {
+        recorded.jsonError = truncated ? `body cut at ${this.options.maxResponseBytes} bytes` : (cause as Error).message;
+      }
+    }
+    return recorded;
+  }
+
+  private urlFor(spec: SendOptions): string {
+    const base = this.options.baseUrl.replace(/\/+$/, '');
+    const query = typeof spec.query === 'string' ? spec.query : spec.query ? new URLSearchParams(spec.query).toString() : '';
+    return `${base}${spec.path}${query ? `?${query}` : ''}`;
+  }
+
+  private record(exchange: Exchange): void {
+    this.exchanges.push(exchange);
+    if (this.options.exchangeLogPath) appendFileSync(this.options.exchangeLogPath, `${redact(stringifyJson(exchange))}\n`);
+  }
+}
+
+/** Requests without a valid key are often counted in a bucket of their own; pace them apart. */
+export function credentialOf(auth: AuthMode): 'key' | 'anonymous' {
+  return auth === 'key' || auth === 'lowercase-bearer' ? 'key' : 'anonymous';
+}
+
+async function readCapped(body: AsyncIterable<Buffer> & { destroy(): unknown }, cap: number): Promise<{ text: string; truncated: boolean }> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  let truncated = false;
+  for await (const chunk of body) {
+    chunks.push(chunk);
+    size += chunk.length;
+    if (size > cap) {
+      truncated = true;
+      body.destroy();
+      break;
+    }
+  }
+  const bytes = Buffer.concat(chunks).subarray(0, cap);
+  return { text: bytes.toString('utf8'), truncated };
+}
+
+function flattenHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
+  const flat: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value !== undefined) flat[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return flat;
+}
+
+function lowerCaseKeys(headers: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value]));
+}
+
+/** One line a person can act on, from whatever undici or the OS threw. */
+export function describeTransportError(cause: unknown, timeoutMs: number): string {
+  const error = cause as { name?: string; code?: string; message?: string; cause?: { code?: string; message?: string } };
+  const code = error.code ?? error.cause?.code;
+  if (error.name === 'TimeoutError' || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') {
+    return `no complete response within ${timeoutMs} ms (--timeout)`;
+  }
+  if (code === 'ECONNREFUSED') return 'connection refused';
+  if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET') return 'connection reset by the server';
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return 'host name does not resolve';
+  if (code?.startsWith('ERR_TLS') || code?.includes('CERT') || code === 'DEPTH_ZERO_SELF_SIGNED_CERT') {
+    return `TLS failure (${code}): the server certificate is not trusted (--ca-file trusts a given CA)`;
+  }
+  return redact(`${code ? `${code}: ` : ''}${error.message ?? String(cause)}`);
+}
+
+export { RateLimitWaitTooLong };

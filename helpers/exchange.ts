@@ -1,0 +1,84 @@
+import type { Json } from './json.js';
+import { KEY_PLACEHOLDER } from './redact.js';
+
+/** How a request authenticates: the checks of the auth area send every broken form on purpose. */
+export type AuthMode =
+  | 'key' // Authorization: Bearer <key>
+  | 'none' // no Authorization header
+  | 'empty-bearer' // Authorization: Bearer
+  | 'unknown-key' // Bearer with a key no server issued
+  | 'basic' // the key under the Basic scheme
+  | 'bare' // the key with no scheme
+  | 'lowercase-bearer'; // bearer <key>: RFC 9110 makes the scheme case-insensitive
+
+/** The key a server cannot know: recognisable in its logs as ours. */
+export const UNKNOWN_KEY = 'petstore-conformance-unknown-key-0000';
+
+/** The Authorization header for a mode: its real value (sent) and its printable form (recorded). */
+export function authorizationFor(mode: AuthMode, key: string): { value?: string; shown?: string } {
+  switch (mode) {
+    case 'key': return { value: `Bearer ${key}`, shown: `Bearer ${KEY_PLACEHOLDER}` };
+    case 'none': return {};
+    case 'empty-bearer': return { value: 'Bearer ', shown: 'Bearer ' };
+    case 'unknown-key': return { value: `Bearer ${UNKNOWN_KEY}`, shown: `Bearer ${UNKNOWN_KEY}` };
+    case 'basic': return { value: `Basic ${Buffer.from(`${key}:`).toString('base64')}`, shown: `Basic $(printf '%s:' "${KEY_PLACEHOLDER}" | base64)` };
+    case 'bare': return { value: key, shown: KEY_PLACEHOLDER };
+    case 'lowercase-bearer': return { value: `bearer ${key}`, shown: `bearer ${KEY_PLACEHOLDER}` };
+  }
+}
+
+export interface RecordedRequest {
+  method: string;
+  url: string;
+  /** Header names lower-cased; Authorization holds its printable, redacted form. */
+  headers: Record<string, string>;
+  body?: string;
+  auth: AuthMode;
+}
+
+export interface RecordedResponse {
+  status: number;
+  headers: Record<string, string>;
+  /** The body as text, cut at the size cap. */
+  rawBody: string;
+  /** The body parsed losslessly, when it is JSON. */
+  json?: Json;
+  /** Why the body is not JSON, when it is not. */
+  jsonError?: string;
+  truncated: boolean;
+}
+
+/** One request and what came back: immutable evidence. */
+export interface Exchange {
+  readonly seq: number;
+  /** The rule whose check sent it, for per-area request counts. */
+  readonly rule?: string;
+  readonly request: RecordedRequest;
+  readonly response?: RecordedResponse;
+  /** Transport failure: refused, reset, timed out, too large. */
+  readonly error?: string;
+  readonly startedAt: string;
+  readonly durationMs: number;
+}
+
+/** A curl line that reproduces the request, with the key left as a shell variable. */
+export function curlFor(request: RecordedRequest): string {
+  const parts = ['curl', '-i', '-X', request.method, shellQuote(request.url)];
+  for (const [name, value] of Object.entries(request.headers)) {
+    if (name === 'authorization') parts.push('-H', `"Authorization: ${value.replace(/(["\\`])/g, '\\$1')}"`);
+    else if (name !== 'content-length' && name !== 'host') parts.push('-H', shellQuote(`${name}: ${value}`));
+  }
+  if (request.body !== undefined) parts.push('--data-binary', shellQuote(request.body));
+  return parts.join(' ');
+}
+
+function shellQuote(text: string): string {
+  return `'${text.replace(/'/g, `'\\''`)}'`;
+}
+
+/** A short one-line description for messages: "GET /v1/pets?limit=0 → 500". */
+export function describeExchange(exchange: Exchange): string {
+  const path = new URL(exchange.request.url).pathname + new URL(exchange.request.url).search;
+  const outcome = exchange.response ? String(exchange.response.status) : `no response (${exchange.error ?? 'unknown'})`;
+  return `${exchange.request.method} ${path} → ${outcome}`;
+}

@@ -1,0 +1,106 @@
+import type { CheckContext } from './check.js';
+import type { Exchange } from './exchange.js';
+import { describeExchange } from './exchange.js';
+import type { Json } from './json.js';
+import { SkipCheck } from './outcome.js';
+import { validateSchema } from './schema.js';
+
+export const STATUSES = ['available', 'pending', 'sold'] as const;
+export type PetStatus = (typeof STATUSES)[number];
+
+export interface Pet {
+  id: number | bigint;
+  name: string;
+  categoryId: number | bigint;
+  status?: string;
+  [extra: string]: Json | undefined;
+}
+
+/** A fixture could not be set up: the rule could not be judged, which is not the same as a violation. */
+export class SetupError extends Error {
+  override name = 'SetupError';
+  constructor(message: string, readonly exchange?: Exchange) {
+    super(message);
+  }
+}
+
+/** Every pet this run created, in order: reported, so the vendor knows what we left on their server. */
+export const createdPets: Pet[] = [];
+
+/** Names carry the run ID so that a vendor can recognise, and clean up, what a run left behind. */
+export function petName(runId: string, label: string): string {
+  return `conformance-${runId}-${label}`;
+}
+
+/** Creates one pet as setup for a check; anything but a 201 with a Pet makes the check errored, not failed. */
+export async function createFixturePet(ctx: CheckContext, label: string, fields: { categoryId?: number | bigint; status?: PetStatus } = {}): Promise<Pet> {
+  if (ctx.config.readOnly) throw new SkipCheck('needs pets this target does not hold, and --read-only creates none');
+  const exchange = await ctx.client.send({
+    method: 'POST',
+    path: '/pets',
+    json: { name: petName(ctx.config.runId, label), categoryId: fields.categoryId ?? 1, ...(fields.status ? { status: fields.status } : {}) },
+  });
+  const pet = exchange.response?.json;
+  if (exchange.response?.status !== 201 || validateSchema('Pet', pet).length > 0) {
+    throw new SetupError(`setup could not create a pet: ${describeExchange(exchange)}`, exchange);
+  }
+  ctx.recordCreated(String((pet as unknown as Pet).id));
+  createdPets.push(pet as unknown as Pet);
+  return pet as unknown as Pet;
+}
+
+let listing: Pet[] | undefined;
+
+/** The target's first 100 pets, read once per run (and refreshed after the run creates some). */
+export async function petsOnTarget(ctx: CheckContext): Promise<Pet[]> {
+  if (!listing) {
+    const exchange = await ctx.client.send({ path: '/pets', query: { limit: '100' } });
+    const body = exchange.response?.json;
+    if (exchange.response?.status !== 200 || !Array.isArray(body)) {
+      throw new SetupError(`setup could not list the target's pets: ${describeExchange(exchange)}`, exchange);
+    }
+    listing = body.filter((pet) => validateSchema('Pet', pet).length === 0) as unknown as Pet[];
+  }
+  return listing;
+}
+
+/**
+ * Makes sure the target holds at least `total` pets and at least `perStatus` of each status,
+ * creating only the shortfall, so that list checks can tell a page size from an empty store.
+ */
+export async function ensurePets(ctx: CheckContext, need: { total?: number; perStatus?: number }): Promise<Pet[]> {
+  const pets = await petsOnTarget(ctx);
+  let created = 0;
+  for (const status of STATUSES) {
+    const missing = (need.perStatus ?? 0) - pets.filter((pet) => pet.status === status).length;
+    for (let i = 0; i < missing; i++) {
+      pets.push(await createFixturePet(ctx, `${status}-${i}`, { status }));
+      created += 1;
+    }
+  }
+  const shortfall = (need.total ?? 0) - pets.length;
+  for (let i = 0; i < shortfall; i++) {
+    pets.push(await createFixturePet(ctx, `filler-${i}`, { status: STATUSES[i % STATUSES.length] }));
+    created += 1;
+  }
+  if (created > 0) ctx.observe(`created ${created} pet(s) as fixtures`);
+  return pets;
+}
+
+/**
+ * Every pet id the run has seen in a successful response so far: a lower bound on what the target holds,
+ * so that a limit can be checked for "exactly that many" without trusting the listing under test.
+ */
+export function knownPetIds(exchanges: readonly Exchange[]): Set<string> {
+  const ids = new Set<string>();
+  for (const exchange of exchanges) {
+    const status = exchange.response?.status;
+    if (status !== 200 && status !== 201) continue;
+    if (!new URL(exchange.request.url).pathname.endsWith('/pets') && status !== 201) continue;
+    const body = exchange.response?.json;
+    for (const item of Array.isArray(body) ? body : [body]) {
+      if (validateSchema('Pet', item).length === 0) ids.add(String((item as unknown as Pet).id));
+    }
+  }
+  return ids;
+}

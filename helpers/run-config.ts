@@ -1,0 +1,43 @@
+import { inject } from 'vitest';
+
+/** Everything a run is told, read once by the CLI and handed to the suites through vitest's provide/inject. */
+export interface RunConfig {
+  baseUrl: string;
+  apiKey: string;
+  runId: string;
+  readOnly: boolean;
+  only: string[];
+  skip: string[];
+  timeoutMs: number;
+  maxResponseBytes: number;
+  /** Run-wide cap on requests; null means no cap. */
+  maxRequests: number | null;
+  concurrency: number;
+  /** Requests kept back in every rate-limit window so that the suite never trips the limit by accident. */
+  rateLimitReserve: number;
+  /** Most requests the 429 probe may send to exceed the window. */
+  rateLimitBudget: number;
+  verifyRecovery: boolean;
+  seed: number;
+  fuzzRuns: number;
+  fuzzValidRuns: number;
+  /** Where the client appends every exchange (redacted), for the HAR and the evidence. */
+  exchangeLogPath: string;
+  /** ISO date the date-aware checks treat as today; the real date unless a test pins it. */
+  today: string;
+  caFile?: string;
+}
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    runConfig: RunConfig;
+  }
+}
+
+let cached: RunConfig | undefined;
+
+/** The run's configuration inside the suites. */
+export function runConfig(): RunConfig {
+  cached ??= inject('runConfig');
+  return cached;
+}

@@ -1,0 +1,26 @@
+import { PetstoreClient } from './client.js';
+import { runConfig } from './run-config.js';
+
+let client: PetstoreClient | undefined;
+
+/**
+ * The run's one client. The suites share a worker with isolation off, so this module, and the client,
+ * the pacing state and the exchange record it holds, are shared by every suite file of the run.
+ */
+export function theClient(): PetstoreClient {
+  if (!client) {
+    const config = runConfig();
+    client = new PetstoreClient({
+      baseUrl: config.baseUrl,
+      apiKey: config.apiKey,
+      timeoutMs: config.timeoutMs,
+      maxResponseBytes: config.maxResponseBytes,
+      maxRequests: config.maxRequests,
+      concurrency: config.concurrency,
+      rateLimitReserve: config.rateLimitReserve,
+      exchangeLogPath: config.exchangeLogPath,
+      caFile: config.caFile,
+    });
+  }
+  return client;
+}
