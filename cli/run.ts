@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { startVitest } from 'vitest/node';
 import { activeRules, deselectionReason, loadCatalog, type Rule } from '../helpers/catalog.js';
@@ -163,7 +164,10 @@ async function runSuites(config: RunConfig, collector: Collector, areas: readonl
     provide: { runConfig: config },
     sequence: { sequencer: AreaOrderSequencer },
     passWithNoTests: false,
-  }, { cacheDir: join(root, 'node_modules', '.vite-petstore'), logLevel: 'silent' });
+    // Nothing may be written into the package: installed globally it is read-only. vitest's results
+    // cache only feeds its own file ordering, which AreaOrderSequencer replaces; vite's cacheDir goes to tmp.
+    cache: false,
+  }, { cacheDir: join(tmpdir(), 'petstore-conformance-vite'), logLevel: 'silent' });
   await vitest.close();
 }
 
