@@ -36,10 +36,10 @@ export function runCli(args: readonly string[], options: { env?: Record<string, 
 }
 
 /** Starts a reference server (with defects or variants), runs the CLI against it, and stops the server. */
-export async function certify(serverOptions: ReferenceServerOptions, args: readonly string[] = []): Promise<CliRun & { server: RunningReferenceServer }> {
+export async function certify(serverOptions: ReferenceServerOptions, args: readonly string[] = [], options: { timeoutMs?: number } = {}): Promise<CliRun & { server: RunningReferenceServer }> {
   const server = await startReferenceServer({ apiKeys: ['test-key-4f9a1c'], ...serverOptions });
   try {
-    const run = await runCli(['--base-url', server.url, ...args], { env: { PETSTORE_API_KEY: server.apiKey } });
+    const run = await runCli(['--base-url', server.url, ...args], { env: { PETSTORE_API_KEY: server.apiKey }, timeoutMs: options.timeoutMs });
     return { ...run, server };
   } finally {
     await server.close();

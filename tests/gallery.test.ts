@@ -1,0 +1,48 @@
+// The gallery of conforming variants: servers that differ from the reference server only in ways the
+// spec allows. A full certification of each must accuse it of nothing: no false alarms.
+//
+// One variant by hand:  npm run build && npx vitest run tests/gallery.test.ts -t free-plan
+import { afterAll, describe, expect, it } from 'vitest';
+import type { ReferenceServerOptions } from '../server/options.js';
+import { VARIANTS, type VariantId } from '../server/variants.js';
+import { certify } from './support/cli.js';
+import { brokenRules, formatDiff, outputTail, withChildSlot } from './support/harness.js';
+
+// --strict: a SHOULD accusation against a conforming server is a false alarm too, so it must not
+// pass silently behind a MUST-only verdict.
+const CLI_ARGS = ['--strict'];
+const RUN_TIMEOUT_MS = 4 * 60_000;
+const TEST_TIMEOUT_MS = 15 * 60_000;
+
+/**
+ * Settings layered over a variant's own. The Free plan is 60 requests a minute; a full run sends
+ * several hundred requests, so at the real window the run would mostly sit waiting for minutes to
+ * roll over. 60 per 3 s keeps the limit of 60 the suite must cope with (pacing, the 429 probe,
+ * Retry-After) while a window passes in seconds.
+ */
+const SCALED: Partial<Record<VariantId, ReferenceServerOptions>> = {
+  'free-plan': { rateLimit: { limit: 60, windowMs: 3_000 } },
+};
+
+const falseAlarms = new Map<string, boolean>();
+
+describe.concurrent('every conforming variant of the reference server is certified', () => {
+  afterAll(() => {
+    const clean = [...falseAlarms.values()].filter((alarmed) => !alarmed).length;
+    console.log(`gallery: ${clean}/${falseAlarms.size} conforming variants certified without a false alarm`);
+  });
+
+  for (const variant of VARIANTS) {
+    it(`${variant.id}: ${variant.description}`, async () => {
+      const run = await withChildSlot(() => certify({ variants: [variant.id], ...SCALED[variant.id] }, CLI_ARGS, { timeoutMs: RUN_TIMEOUT_MS }));
+      const accused = brokenRules(run.report).map((rule) => ({ id: rule.id, level: rule.level, status: rule.status, message: rule.message }));
+      falseAlarms.set(variant.id, run.code !== 0 || accused.length > 0);
+      if (run.report === undefined) expect.fail(`variant ${variant.id}: the run exited ${run.code} without report.json\n${outputTail(run)}`);
+      if (run.code !== 0 || accused.length > 0) {
+        expect.fail(formatDiff(`variant ${variant.id} (${variant.description}) is conforming, but the run exited ${run.code}`, { missing: [], unexpected: accused }));
+      }
+      // A suite that ignores 429s gets the key banned; the spec asks clients to back off instead.
+      expect(run.server.stats().bannedKeys, 'keys the server banned for sending on after a 429').toEqual([]);
+    }, TEST_TIMEOUT_MS);
+  }
+});

@@ -1,0 +1,55 @@
+// The mutation harness: every defect switch of the reference server must be caught by a full
+// certification, and by exactly the rules the defect names. This is what proves each check can fail.
+//
+// One defect by hand:  npm run build && npx vitest run tests/mutation.test.ts -t list-limit-ignored
+import { afterAll, describe, expect, it } from 'vitest';
+import { DEFECTS, type DefectSpec } from '../server/defects.js';
+import { certify, type CliRun } from './support/cli.js';
+import { diffAgainst, formatDiff, isCaught, outputTail, withChildSlot, type RuleDiff } from './support/harness.js';
+
+// --strict makes a SHOULD failure turn the verdict too, so exit code 1 is the user-visible proof
+// that a defect was caught whether it breaks a MUST or only a SHOULD rule.
+const CLI_ARGS = ['--strict'];
+const RUN_TIMEOUT_MS = 4 * 60_000;
+// A test also waits for a free child slot (shared with the gallery and other people's runs).
+const TEST_TIMEOUT_MS = 15 * 60_000;
+
+interface DefectOutcome {
+  caught: boolean;
+  wallMs: number;
+  reportMs?: number;
+}
+
+const outcomes = new Map<string, DefectOutcome>();
+const harnessStarted = performance.now();
+
+function verdictText(defect: DefectSpec, run: CliRun, diff: RuleDiff): string {
+  const title = `defect ${defect.id} (${defect.description}) names ${defect.rules.join(', ')}; the run exited ${run.code}${run.code === 1 ? '' : ' (expected 1)'}`;
+  return formatDiff(title, diff);
+}
+
+describe.concurrent('every defect of the reference server is caught by exactly the rules it names', () => {
+  afterAll(() => {
+    const caught = [...outcomes.values()].filter((outcome) => outcome.caught).length;
+    const partial = outcomes.size < DEFECTS.length ? ` (${outcomes.size} of ${DEFECTS.length} defects run)` : '';
+    const slowest = [...outcomes.entries()]
+      .sort(([, a], [, b]) => b.wallMs - a.wallMs)
+      .slice(0, 5)
+      .map(([id, outcome]) => `${id} ${(outcome.wallMs / 1000).toFixed(1)} s`)
+      .join(', ');
+    console.log(`mutation score: ${caught}/${outcomes.size}${partial}`);
+    console.log(`mutation harness: ${((performance.now() - harnessStarted) / 1000).toFixed(0)} s wall; slowest runs: ${slowest}`);
+  });
+
+  for (const defect of DEFECTS) {
+    it(`${defect.id} fails ${defect.rules.join(', ')}`, async () => {
+      const started = performance.now();
+      const run = await withChildSlot(() => certify({ defects: [defect.id] }, CLI_ARGS, { timeoutMs: RUN_TIMEOUT_MS }));
+      const diff = diffAgainst(defect.rules, run.report);
+      const caught = run.report !== undefined && run.code === 1 && isCaught(diff);
+      outcomes.set(defect.id, { caught, wallMs: performance.now() - started, reportMs: run.report?.durationMs });
+      if (run.report === undefined) expect.fail(`defect ${defect.id}: the run exited ${run.code} without report.json\n${outputTail(run)}`);
+      if (!caught) expect.fail(verdictText(defect, run, diff));
+    }, TEST_TIMEOUT_MS);
+  }
+});

@@ -1,0 +1,132 @@
+// What the mutation harness and the gallery share: how many CLI children may run at once, and how a
+// report is compared with what a server switch promises.
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Report, RuleResult } from '../../cli/report.js';
+
+/** Levels that can turn a verdict (INFO never fails, so it never counts for or against a switch). */
+export const JUDGED_LEVELS = ['MUST', 'SHOULD'] as const;
+
+/**
+ * At most this many full certifications run at once on the whole machine. Each is a vitest process
+ * plus a server; the machine has 2 cores shared with other people, so a third child only queues.
+ */
+export const MAX_CHILDREN = 2;
+
+// Slots are directories, so vitest workers (separate processes) and concurrent `npm test` runs of
+// other people share one bound; a slot whose owner died is taken over.
+const SLOT_DIR = join(tmpdir(), 'petstore-conformance-harness-slots');
+const SLOT_POLL_MS = 250;
+
+/** Runs `work` once one of the machine-wide MAX_CHILDREN slots is free. */
+export async function withChildSlot<T>(work: () => Promise<T>): Promise<T> {
+  const slot = await acquireSlot();
+  try {
+    return await work();
+  } finally {
+    rmSync(slot, { recursive: true, force: true });
+  }
+}
+
+async function acquireSlot(): Promise<string> {
+  mkdirSync(SLOT_DIR, { recursive: true });
+  for (;;) {
+    for (let index = 0; index < MAX_CHILDREN; index += 1) {
+      const slot = join(SLOT_DIR, `slot-${index}`);
+      if (tryTake(slot)) return slot;
+    }
+    await new Promise((resolve) => setTimeout(resolve, SLOT_POLL_MS));
+  }
+}
+
+function tryTake(slot: string): boolean {
+  try {
+    mkdirSync(slot);
+  } catch {
+    if (!ownerAlive(slot)) rmSync(slot, { recursive: true, force: true });
+    return false;
+  }
+  writeFileSync(join(slot, 'pid'), String(process.pid));
+  return true;
+}
+
+function ownerAlive(slot: string): boolean {
+  let pid: number;
+  try {
+    pid = Number(readFileSync(join(slot, 'pid'), 'utf8'));
+  } catch {
+    return true; // just created, pid not yet written
+  }
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** A rule row of a report, the part a diff shows. */
+export interface RuleLine {
+  id: string;
+  level: string;
+  status: string;
+  message?: string;
+}
+
+export interface RuleDiff {
+  /** Named by the switch, but not failed (passed, skipped, errored or absent). */
+  missing: RuleLine[];
+  /** Failed or errored, but not named by the switch. */
+  unexpected: RuleLine[];
+}
+
+/** The MUST and SHOULD rules a report shows as failed or errored: what a user would be told is broken. */
+export function brokenRules(report: Report | undefined): RuleResult[] {
+  return (report?.rules ?? []).filter((rule) => isJudged(rule) && (rule.status === 'failed' || rule.status === 'errored'));
+}
+
+/** Compares a report with the rules a switch says must fail; an errored rule is never a catch. */
+export function diffAgainst(expected: readonly string[], report: Report | undefined): RuleDiff {
+  const rows = new Map((report?.rules ?? []).map((rule) => [rule.id, rule]));
+  const named = new Set(expected);
+  const missing = expected
+    .filter((id) => rows.get(id)?.status !== 'failed')
+    .map((id) => lineOf(rows.get(id)) ?? { id, level: '?', status: 'absent from the report' });
+  const unexpected = brokenRules(report).filter((rule) => !named.has(rule.id)).map((rule) => lineOf(rule)!);
+  return { missing, unexpected };
+}
+
+export function isCaught(diff: RuleDiff): boolean {
+  return diff.missing.length === 0 && diff.unexpected.length === 0;
+}
+
+/** The diff as a person reads it: which IDs are missing or unexpected, each with what the report said. */
+export function formatDiff(title: string, diff: RuleDiff): string {
+  const section = (heading: string, lines: RuleLine[]) =>
+    lines.length === 0 ? [] : [`  ${heading}:`, ...lines.map((line) => `    ${line.id} [${line.level}] ${line.status}${line.message ? `: ${firstLine(line.message)}` : ''}`)];
+  return [
+    title,
+    ...section('missing (named, but not reported failed)', diff.missing),
+    ...section('unexpected (reported failed or errored, but not named)', diff.unexpected),
+  ].join('\n');
+}
+
+function lineOf(rule: RuleResult | undefined): RuleLine | undefined {
+  return rule && { id: rule.id, level: rule.level, status: rule.status, message: rule.message };
+}
+
+function isJudged(rule: RuleResult): boolean {
+  return (JUDGED_LEVELS as readonly string[]).includes(rule.level);
+}
+
+// Messages can carry a whole exchange; the diff wants one readable line per rule.
+function firstLine(text: string): string {
+  const line = text.split('\n')[0] ?? '';
+  return line.length > 200 ? `${line.slice(0, 200)}…` : line;
+}
+
+/** When a run wrote no report, the end of its output says why. */
+export function outputTail(run: { stdout: string; stderr: string }, lines = 15): string {
+  return `${run.stdout}\n${run.stderr}`.trim().split('\n').slice(-lines).join('\n');
+}
