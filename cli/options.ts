@@ -108,7 +108,8 @@ export function parseArguments(argv: string[], env: NodeJS.ProcessEnv, version: 
   };
 }
 
-function checkBaseUrl(text: string): string {
+/** The base URL, normalised (no trailing slash); shared with the programmatic API so both refuse the same input. */
+export function checkBaseUrl(text: string): string {
   let url: URL;
   try {
     url = new URL(text);
@@ -123,7 +124,7 @@ function checkBaseUrl(text: string): string {
   return url.toString().replace(/\/+$/, '');
 }
 
-function checkRuleNames(names: string[]): void {
+export function checkRuleNames(names: string[]): void {
   const known = new Set([...activeRules().map((rule) => rule.id), ...Object.keys(loadCatalog().areas)]);
   const unknown = names.filter((name) => !known.has(name));
   if (unknown.length > 0) {
