@@ -49,6 +49,20 @@ export async function createFixturePet(ctx: CheckContext, label: string, fields:
   return pet as unknown as Pet;
 }
 
+/**
+ * Records the pet a POST created, whether or not the check meant to create one (an invalid body a
+ * defective server accepted, say): the vendor must learn of every pet the run left behind.
+ */
+export function recordIfCreated(ctx: CheckContext, exchange: Exchange): void {
+  const status = exchange.response?.status ?? 0;
+  if (exchange.request.method !== 'POST' || status < 200 || status > 299) return;
+  const body = exchange.response?.json;
+  const id = typeof body === 'object' && body !== null && !Array.isArray(body) ? body.id : undefined;
+  if (typeof id === 'number' || typeof id === 'bigint' || typeof id === 'string') ctx.recordCreated(String(id));
+  else ctx.recordCreated(`(no id returned: ${describeExchange(exchange)})`);
+  if (validateSchema('Pet', body).length === 0) createdPets.push(body as unknown as Pet);
+}
+
 let listing: Pet[] | undefined;
 
 /** The target's first 100 pets, read once per run (and refreshed after the run creates some). */
@@ -85,6 +99,27 @@ export async function ensurePets(ctx: CheckContext, need: { total?: number; perS
   }
   if (created > 0) ctx.observe(`created ${created} pet(s) as fixtures`);
   return pets;
+}
+
+/**
+ * Pets known to exist: as the target lists them, or as the run created them when the listing itself is
+ * broken (that is the listing suite's finding, not the caller's). `create` lets an empty target get one.
+ */
+export async function petsKnownToExist(ctx: CheckContext, options: { create: boolean }): Promise<Pet[]> {
+  try {
+    return options.create ? await ensurePets(ctx, { total: 1 }) : await petsOnTarget(ctx);
+  } catch (error) {
+    if (!(error instanceof SetupError) || createdPets.length === 0) throw error;
+    return createdPets;
+  }
+}
+
+/** An int64 id no response of this run has shown: the top of the range, stepping down past any it has seen. */
+export function unknownPetId(exchanges: readonly Exchange[]): bigint {
+  const known = knownPetIds(exchanges);
+  let id = 2n ** 63n - 1n;
+  while (known.has(String(id))) id -= 1n;
+  return id;
 }
 
 /**

@@ -1,0 +1,64 @@
+// Versioning: the /v1 segment, the deprecated GET /pets/{petId} (alive until 5 December 2030), stability markers.
+import { describe } from 'vitest';
+import { check, type CheckContext } from '../helpers/check.js';
+import { GET_PET_REMOVAL, skipIfGetPetRemoved } from '../helpers/deprecation.js';
+import { describeExchange, type Exchange } from '../helpers/exchange.js';
+import { expectThat, preview, responseOf } from '../helpers/expect.js';
+import { operationOf } from '../helpers/operations.js';
+import { petsKnownToExist } from '../helpers/pets.js';
+
+/** Statuses that say an operation is gone rather than that a pet is missing or a request wrong. */
+const GONE = [404, 405, 410, 501];
+const DEPRECATION_HEADERS = ['deprecation', 'sunset', 'link'];
+const STABILITY_MARKER = /experimental|beta/i;
+
+/** The getPet exchanges with the key the run has made so far. */
+function getPetExchanges(ctx: CheckContext): Exchange[] {
+  return ctx.client.exchanges.filter((exchange) => exchange.request.auth === 'key' && exchange.response && operationOf(exchange, ctx.config.baseUrl) === 'getPet');
+}
+
+describe('versioning', () => {
+  check('VER-01', async (ctx) => {
+    const path = new URL(ctx.config.baseUrl).pathname.replace(/\/+$/, '');
+    // A SHOULD, not a MUST: a gateway may lawfully publish the same interface under another path.
+    expectThat(path.endsWith('/v1'), `expected the base URL to end in the version segment /v1, saw ${ctx.config.baseUrl}`, {
+      expected: 'a base URL ending in /v1', seen: ctx.config.baseUrl,
+    });
+  });
+
+  check('VER-02', async (ctx) => {
+    skipIfGetPetRemoved(ctx);
+    const served = getPetExchanges(ctx).find((exchange) => exchange.response?.status === 200);
+    if (served) return ctx.observe(`served before ${GET_PET_REMOVAL}: ${describeExchange(served)}`);
+    // A pet whose id a double holds exactly: int64 precision is FETCH-01's business, existence is this rule's.
+    const pets = await petsKnownToExist(ctx, { create: true });
+    const pet = pets.find((candidate) => BigInt(Number(candidate.id)) === BigInt(candidate.id)) ?? pets[0]!;
+    const exchange = await ctx.client.send({ path: `/pets/${pet.id}` });
+    const status = responseOf(exchange).status;
+    expectThat(!GONE.includes(status), `expected the deprecated GET /pets/{petId} to be served until ${GET_PET_REMOVAL}, saw ${describeExchange(exchange)} for a pet the target holds`, {
+      expected: `status 200 for pet ${pet.id}`, seen: `status ${status}; body ${preview(responseOf(exchange).rawBody)}`, exchanges: [exchange],
+    });
+  });
+
+  check('VER-03', async (ctx) => {
+    const exchanges = getPetExchanges(ctx);
+    const exchange = exchanges.find((e) => e.response?.status === 200) ?? exchanges[0] ?? (await ctx.client.send({ path: '/pets/1' }));
+    const headers = responseOf(exchange).headers;
+    const announced = DEPRECATION_HEADERS.filter((name) => headers[name] !== undefined);
+    ctx.observe(announced.length > 0
+      ? `GET /pets/{petId} announces its deprecation: ${announced.map((name) => `${name}: ${headers[name]}`).join('; ')}`
+      : 'GET /pets/{petId} sends no Deprecation, Sunset or Link header');
+  });
+
+  check('VER-04', async (ctx) => {
+    const markers = new Set<string>();
+    for (const exchange of ctx.client.exchanges) {
+      for (const [name, value] of Object.entries(exchange.response?.headers ?? {})) {
+        if (STABILITY_MARKER.test(name) || STABILITY_MARKER.test(value)) {
+          markers.add(`${operationOf(exchange, ctx.config.baseUrl) ?? describeExchange(exchange)}: ${name}: ${value}`);
+        }
+      }
+    }
+    ctx.observe(markers.size > 0 ? `stability markers: ${[...markers].join('; ')}` : `no experimental or beta marker in the headers of ${ctx.client.exchanges.length} responses`);
+  });
+});
