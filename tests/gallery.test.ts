@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { ReferenceServerOptions } from '../server/options.js';
 import { VARIANTS, type VariantId } from '../server/variants.js';
 import { certify } from './support/cli.js';
-import { brokenRules, formatDiff, outputTail, withChildSlot } from './support/harness.js';
+import { brokenRules, formatDiff, outputTail, timedInChildSlot } from './support/harness.js';
 
 // --strict: a SHOULD accusation against a conforming server is a false alarm too, so it must not
 // pass silently behind a MUST-only verdict.
@@ -24,19 +24,21 @@ const SCALED: Partial<Record<VariantId, ReferenceServerOptions>> = {
   'free-plan': { rateLimit: { limit: 60, windowMs: 3_000 } },
 };
 
-const falseAlarms = new Map<string, boolean>();
+/** Per variant: whether the run accused it of anything, and how long the run took (slot wait excluded). */
+const outcomes = new Map<string, { alarmed: boolean; wallMs: number }>();
 
 describe.concurrent('every conforming variant of the reference server is certified', () => {
   afterAll(() => {
-    const clean = [...falseAlarms.values()].filter((alarmed) => !alarmed).length;
-    console.log(`gallery: ${clean}/${falseAlarms.size} conforming variants certified without a false alarm`);
+    const clean = [...outcomes.values()].filter((outcome) => !outcome.alarmed).length;
+    const slowest = [...outcomes].sort(([, a], [, b]) => b.wallMs - a.wallMs).slice(0, 4).map(([id, outcome]) => `${id} ${(outcome.wallMs / 1000).toFixed(1)} s`);
+    console.log(`gallery: ${clean}/${outcomes.size} conforming variants certified without a false alarm; slowest: ${slowest.join(', ')}`);
   });
 
   for (const variant of VARIANTS) {
     it(`${variant.id}: ${variant.description}`, async () => {
-      const run = await withChildSlot(() => certify({ variants: [variant.id], ...SCALED[variant.id] }, CLI_ARGS, { timeoutMs: RUN_TIMEOUT_MS }));
+      const { result: run, ms: wallMs } = await timedInChildSlot(() => certify({ variants: [variant.id], ...SCALED[variant.id] }, CLI_ARGS, { timeoutMs: RUN_TIMEOUT_MS }));
       const accused = brokenRules(run.report).map((rule) => ({ id: rule.id, level: rule.level, status: rule.status, message: rule.message }));
-      falseAlarms.set(variant.id, run.code !== 0 || accused.length > 0);
+      outcomes.set(variant.id, { alarmed: run.code !== 0 || accused.length > 0, wallMs });
       if (run.report === undefined) expect.fail(`variant ${variant.id}: the run exited ${run.code} without report.json\n${outputTail(run)}`);
       if (run.code !== 0 || accused.length > 0) {
         expect.fail(formatDiff(`variant ${variant.id} (${variant.description}) is conforming, but the run exited ${run.code}`, { missing: [], unexpected: accused }));

@@ -29,6 +29,15 @@ export async function withChildSlot<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
+/** withChildSlot, also timing the work alone: a run's cost without its wait for a slot. */
+export async function timedInChildSlot<T>(work: () => Promise<T>): Promise<{ result: T; ms: number }> {
+  return withChildSlot(async () => {
+    const started = performance.now();
+    const result = await work();
+    return { result, ms: performance.now() - started };
+  });
+}
+
 async function acquireSlot(): Promise<string> {
   mkdirSync(SLOT_DIR, { recursive: true });
   for (;;) {
