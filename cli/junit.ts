@@ -3,11 +3,13 @@ import type { Report, RuleResult } from './report.js';
 /** JUnit XML for CI dashboards: one testcase per rule, <failure> for a violation, <error> for a check that could not run. */
 export function toJunit(report: Report): string {
   const areas = [...new Set(report.rules.map((rule) => rule.area))];
+  // A verdict means something only with the suite and spec versions that gave it: a new suite version may add rules.
+  const properties = `    <properties>\n      <property name="tool.version" value="${escape(report.tool.version)}"/>\n      <property name="specVersion" value="${escape(report.specVersion)}"/>\n    </properties>`;
   const suites = areas.map((area) => {
     const rules = report.rules.filter((rule) => rule.area === area);
     const count = (status: RuleResult['status']) => rules.filter((rule) => rule.status === status).length;
     const time = seconds(rules.reduce((sum, rule) => sum + rule.durationMs, 0));
-    return `  <testsuite name="${escape(area)}" tests="${rules.length}" failures="${count('failed')}" errors="${count('errored')}" skipped="${count('skipped')}" time="${time}">\n${rules.map(testcase).join('\n')}\n  </testsuite>`;
+    return `  <testsuite name="${escape(area)}" tests="${rules.length}" failures="${count('failed')}" errors="${count('errored')}" skipped="${count('skipped')}" time="${time}">\n${properties}\n${rules.map(testcase).join('\n')}\n  </testsuite>`;
   });
   const total = (status: RuleResult['status']) => report.rules.filter((rule) => rule.status === status).length;
   return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="petstore-conformance" tests="${report.rules.length}" failures="${total('failed')}" errors="${total('errored')}" skipped="${total('skipped')}" time="${seconds(report.durationMs)}">\n${suites.join('\n')}\n</testsuites>\n`;
