@@ -5,13 +5,14 @@ import { activeRules } from '../helpers/catalog.js';
 import { packagePath } from '../helpers/package-root.js';
 import { redact, registerSecret } from '../helpers/redact.js';
 import { stringifyJson } from '../helpers/json.js';
-import { parseArguments, UsageError } from './options.js';
+import { parseArguments, possibleKeys, UsageError } from './options.js';
 import { TargetUnreachable } from './preflight.js';
 import { runConformance } from './run.js';
 
 const VERSION = (JSON.parse(readFileSync(packagePath('package.json'), 'utf8')) as { version: string }).version;
 
 async function main(argv: string[]): Promise<number> {
+  for (const key of possibleKeys(argv, process.env)) registerSecret(key);
   const parsed = parseArguments(argv, process.env, VERSION, (text) => process.stdout.write(text));
   if (parsed.action === 'exit') return parsed.code;
   if (parsed.action === 'list') {

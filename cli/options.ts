@@ -1,5 +1,6 @@
 import { Command, InvalidArgumentError } from 'commander';
 import { randomInt } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { activeRules, loadCatalog } from '../helpers/catalog.js';
 import { DEFAULT_OPTIONS, type RunOptions } from './run.js';
 
@@ -72,7 +73,7 @@ export function parseArguments(argv: string[], env: NodeJS.ProcessEnv, version: 
   } catch (error) {
     const commanderError = error as { code?: string; message?: string; exitCode?: number };
     if (commanderError.code === 'commander.helpDisplayed' || commanderError.code === 'commander.version') return { action: 'exit', code: 0 };
-    throw new UsageError(`${(commanderError.message ?? String(error)).replace(/^error: /, '')} (see --help)`);
+    throw new UsageError(`${oneLine(commanderError.message ?? String(error))} (see --help)`);
   }
   const o = program.opts();
   if (o.list) return { action: 'list' };
@@ -82,6 +83,7 @@ export function parseArguments(argv: string[], env: NodeJS.ProcessEnv, version: 
     throw new UsageError('no API key: set PETSTORE_API_KEY (recommended) or pass --api-key');
   }
   checkRuleNames([...(o.only as string[]), ...(o.skip as string[])]);
+  if (o.caFile !== undefined) checkCaFile(o.caFile as string);
   return {
     action: 'run',
     json: Boolean(o.json),
@@ -116,12 +118,54 @@ export function checkBaseUrl(text: string): string {
   } catch {
     throw new UsageError(`--base-url "${text}" is not a URL; give the full address, e.g. https://staging.example.com/v1`);
   }
+  // "localhost:8080/v1" parses as the scheme "localhost:": name the missing scheme, not a strange one.
+  if (!text.includes('://')) {
+    throw new UsageError(`--base-url "${text}" has no http:// or https:// in front; give the full address, e.g. http://${text}`);
+  }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new UsageError(`--base-url must use http or https, not ${url.protocol.replace(/:$/, '')}`);
+    throw new UsageError(`--base-url must use http or https, not ${url.protocol.replace(/:$/, '')}; give the server's http:// or https:// address`);
   }
   if (url.search || url.hash) throw new UsageError('--base-url must not carry a query or fragment; give the base address, e.g. https://staging.example.com/v1');
   if (url.username || url.password) throw new UsageError('--base-url must not carry credentials; pass the key with PETSTORE_API_KEY');
   return url.toString().replace(/\/+$/, '');
+}
+
+/**
+ * Commander's message on one line, with any `=value` of an unknown option cut: a misspelt
+ * `--api_key=<key>` must not print the key it carries.
+ */
+function oneLine(message: string): string {
+  return message
+    .replace(/^error: /, '')
+    .replace(/^(unknown option '[^'=]*)=[^']*'/, "$1=…'")
+    .replace(/\s*\n\s*/g, ' ');
+}
+
+/** A CA file that cannot be read would only surface mid-handshake, as a crash: name it before any connection. */
+function checkCaFile(path: string): void {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as NodeJS.ErrnoException).code ?? 'unreadable';
+    throw new UsageError(`cannot read --ca-file ${path} (${reason}): give the PEM file of the CA that signed the target's certificate`);
+  }
+  if (!text.includes('-----BEGIN CERTIFICATE-----')) {
+    throw new UsageError(`--ca-file ${path} holds no PEM certificate (-----BEGIN CERTIFICATE-----): give the CA certificate in PEM form`);
+  }
+}
+
+/**
+ * Every value that may be the key, wherever a person put it: registered before parsing, so that even a
+ * usage error that echoes an argument cannot print it.
+ */
+export function possibleKeys(argv: readonly string[], env: NodeJS.ProcessEnv): string[] {
+  const keys = env.PETSTORE_API_KEY ? [env.PETSTORE_API_KEY] : [];
+  argv.forEach((arg, i) => {
+    if (arg === '--api-key' && argv[i + 1] !== undefined) keys.push(argv[i + 1]!);
+    else if (arg.startsWith('--api-key=')) keys.push(arg.slice('--api-key='.length));
+  });
+  return keys;
 }
 
 export function checkRuleNames(names: string[]): void {
