@@ -1,0 +1,64 @@
+import type { PreloadPet } from './options.js';
+
+export const PET_STATUSES = ['available', 'pending', 'sold'] as const;
+
+/**
+ * A pet as held. Fields are looser than the spec's Pet because some defects store what a
+ * conforming server would refuse (null name, a double categoryId, status "unknown").
+ */
+export interface StoredPet {
+  id: bigint;
+  name?: string | null;
+  categoryId: bigint | number | null;
+  status?: string | null;
+  createdAt: string;
+}
+
+/** In-memory pets in insertion order, with lookup by id. */
+export class PetStore {
+  readonly #byId = new Map<bigint, StoredPet>();
+  readonly #ordered: StoredPet[] = [];
+  #nextId: bigint;
+
+  constructor(readonly firstId: bigint) {
+    this.#nextId = firstId;
+  }
+
+  allocateId(): bigint {
+    const id = this.#nextId;
+    this.#nextId += 1n;
+    return id;
+  }
+
+  save(pet: StoredPet): void {
+    this.#byId.set(pet.id, pet);
+    this.#ordered.push(pet);
+  }
+
+  get(id: bigint): StoredPet | undefined {
+    return this.#byId.get(id);
+  }
+
+  /** Oldest first. */
+  all(): readonly StoredPet[] {
+    return this.#ordered;
+  }
+}
+
+export function preloadPets(store: PetStore, preload: number | readonly PreloadPet[]): void {
+  const pets = typeof preload === 'number' ? generatedPets(preload) : preload;
+  for (const pet of pets) {
+    const stored: StoredPet = { id: store.allocateId(), name: pet.name, categoryId: BigInt(pet.categoryId), createdAt: new Date().toISOString() };
+    if (pet.status !== undefined) stored.status = pet.status;
+    store.save(stored);
+  }
+}
+
+// Statuses cycle so that every filter value has pets to find after a preload of three or more.
+function generatedPets(count: number): PreloadPet[] {
+  return Array.from({ length: count }, (_, i) => ({
+    name: `Pet ${i + 1}`,
+    categoryId: BigInt((i % 7) + 1),
+    status: PET_STATUSES[i % PET_STATUSES.length]!,
+  }));
+}

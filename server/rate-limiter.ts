@@ -1,0 +1,98 @@
+import type { RateLimitSettings } from './options.js';
+
+export type Verdict = 'ok' | 'limited' | 'banned';
+
+/** What the limiter decided for one request, and the numbers its headers report. */
+export interface Admission {
+  verdict: Verdict;
+  limit: number;
+  remaining: number;
+  /** Epoch milliseconds at which the bucket's current window ends. */
+  resetAtMs: number;
+  nowMs: number;
+}
+
+export interface LimiterStats {
+  requests: number;
+  byKey: Record<string, number>;
+  bannedKeys: string[];
+  /** 429s beyond the first of a window: requests sent although the client had already been told to wait. */
+  unplanned429: number;
+}
+
+/** The two defects and one variant that change how windows are kept, as plain flags. */
+export interface LimiterBehaviour {
+  /** False under rate-never-429: the count runs out but nothing is refused. */
+  enforce: boolean;
+  /** True under rate-window-never-resets: a bucket once refused starts every new window exhausted. */
+  carryExhaustion: boolean;
+  /** Under ban-after-429: how many 429s of a window a key may receive before the next request bans it. */
+  banAfter429s?: number;
+}
+
+interface Window {
+  endMs: number;
+  count: number;
+  refusals: number;
+}
+
+/** Fixed windows per bucket; a window starts at the bucket's first request after the last one ended. */
+export class FixedWindowLimiter {
+  readonly #windows = new Map<string, Window>();
+  readonly #banned = new Set<string>();
+  readonly #byKey: Record<string, number> = Object.create(null) as Record<string, number>;
+  #requests = 0;
+  #unplanned429 = 0;
+
+  constructor(
+    private readonly settings: RateLimitSettings,
+    private readonly behaviour: LimiterBehaviour,
+    private readonly clock: () => number = Date.now,
+  ) {}
+
+  /** Counts the request against `bucket`; `bannable` is true for API keys (anonymous buckets are never banned). */
+  admit(bucket: string, bannable: boolean): Admission {
+    const nowMs = this.clock();
+    this.#requests += 1;
+    this.#byKey[bucket] = (this.#byKey[bucket] ?? 0) + 1;
+    const window = this.#currentWindow(bucket, nowMs);
+    const verdict = this.#judge(bucket, window, bannable);
+    const { limit } = this.settings;
+    return { verdict, limit, remaining: Math.max(0, limit - window.count), resetAtMs: window.endMs, nowMs };
+  }
+
+  stats(): LimiterStats {
+    return {
+      requests: this.#requests,
+      byKey: { ...this.#byKey },
+      bannedKeys: [...this.#banned],
+      unplanned429: this.#unplanned429,
+    };
+  }
+
+  #currentWindow(bucket: string, nowMs: number): Window {
+    const previous = this.#windows.get(bucket);
+    if (previous && nowMs < previous.endMs) return previous;
+    const exhausted = previous !== undefined && previous.refusals > 0 && this.behaviour.carryExhaustion;
+    const fresh: Window = { endMs: nowMs + this.settings.windowMs, count: exhausted ? this.settings.limit : 0, refusals: 0 };
+    this.#windows.set(bucket, fresh);
+    return fresh;
+  }
+
+  #judge(bucket: string, window: Window, bannable: boolean): Verdict {
+    if (this.#banned.has(bucket)) return 'banned';
+    // A refused request does not count: the window never holds more than the limit.
+    if (window.count < this.settings.limit || !this.behaviour.enforce) {
+      window.count = Math.min(window.count + 1, this.settings.limit);
+      return 'ok';
+    }
+    window.refusals += 1;
+    const banAfter = this.behaviour.banAfter429s;
+    if (bannable && banAfter !== undefined && window.refusals > banAfter) {
+      this.#banned.add(bucket);
+      return 'banned';
+    }
+    if (window.refusals > 1) this.#unplanned429 += 1;
+    return 'limited';
+  }
+}
