@@ -147,6 +147,9 @@ export async function runConformance(options: RunOptions): Promise<RunResult> {
 async function runSuites(config: RunConfig, collector: Collector, areas: readonly string[]): Promise<void> {
   if (areas.length === 0) return;
   const root = packagePath();
+  // vitest sets process.exitCode when a test fails; here a failed check is a verdict we report, and a
+  // program calling runConformance must not find its own exit status changed.
+  const exitCodeBefore = process.exitCode;
   const vitest = await startVitest('test', [], {
     root,
     config: false,
@@ -169,6 +172,7 @@ async function runSuites(config: RunConfig, collector: Collector, areas: readonl
     cache: false,
   }, { cacheDir: join(tmpdir(), 'petstore-conformance-vite'), logLevel: 'silent' });
   await vitest.close();
+  process.exitCode = exitCodeBefore;
 }
 
 function readExchanges(path: string): Exchange[] {
