@@ -18,7 +18,7 @@ export interface SendOptions {
   body?: string;
   headers?: Record<string, string>;
   auth?: AuthMode;
-  /** The 429 probe wants to see the 429 itself: no retry, no backoff. */
+  /** The 429 probe wants to see the 429 itself: it may spend the reserve and pass Remaining 0; no retry, no backoff. */
   expect429?: boolean;
 }
 
@@ -66,6 +66,7 @@ export class PetstoreClient {
   private readonly dispatcher: Dispatcher;
   private readonly pacer: Pacer;
   private sent = 0;
+  private budgetAnnounced = false;
   private active = 0;
   private readonly queue: Array<() => void> = [];
 
@@ -83,8 +84,13 @@ export class PetstoreClient {
       maxRetries: 4,
       backoffBaseMs: 1_000,
       backoffCapMs: 60_000,
-      onWait: options.onWait ?? ((message) => console.error(message)),
+      onWait: this.notify,
     });
+  }
+
+  /** A line for the person at the terminal (pacing waits, the budget); the worker's console reaches it. */
+  private get notify(): (message: string) => void {
+    return this.options.onWait ?? ((message) => console.error(message));
   }
 
   get requestCount(): number {
@@ -100,22 +106,23 @@ export class PetstoreClient {
     const credential = credentialOf(spec.auth ?? 'key');
     for (let attempt = 1; ; attempt++) {
       const exchange = await this.limited(async () => {
-        await this.pacer.acquire(credential);
+        // Checked before waiting on the rate limit too: a spent budget must not first wait out a window.
+        this.assertBudgetLeft();
+        await this.pacer.acquire(credential, { overLimit: spec.expect429 });
         let result: Exchange | undefined;
         try {
           result = await this.once(spec);
           return result;
         } finally {
-          this.pacer.release(credential, result?.response?.status, result?.response?.headers);
+          this.pacer.release(credential, result?.response);
         }
       });
       if (exchange.error) throw new TransportError(exchange.error, exchange);
       if (exchange.response?.status !== 429 || spec.expect429) return exchange;
-      const waitMs = this.pacer.backoffAfter429(credential, attempt, exchange.response.headers['retry-after']);
-      if (waitMs === undefined) {
+      // The pacer has blocked the credential until Retry-After; this adds the backoff and says when to stop.
+      if (this.pacer.backoffAfter429(credential, attempt) === undefined) {
         throw new StillRateLimited(`the target answered 429 to ${attempt} attempts in a row, backing off each time`, exchange);
       }
-      this.options.onWait?.(`rate limit: unplanned 429, retrying in ${(waitMs / 1000).toFixed(1)} s (attempt ${attempt + 1})`);
     }
   }
 
@@ -125,21 +132,30 @@ export class PetstoreClient {
 
   /** Bounded concurrency: checks may fire requests in parallel, the target sees at most `concurrency`. */
   private async limited<T>(task: () => Promise<T>): Promise<T> {
+    // A finishing task hands its slot straight to the next in the queue, so no newcomer can slip in between.
     if (this.active >= this.options.concurrency) await new Promise<void>((resolve) => this.queue.push(resolve));
-    this.active += 1;
+    else this.active += 1;
     try {
       return await task();
     } finally {
-      this.active -= 1;
-      this.queue.shift()?.();
+      const next = this.queue.shift();
+      if (next) next();
+      else this.active -= 1;
     }
   }
 
+  /** Ends the check (reported skipped) once --max-requests is spent; the terminal hears it once. */
+  private assertBudgetLeft(): void {
+    if (this.options.maxRequests === null || this.sent < this.options.maxRequests) return;
+    if (!this.budgetAnnounced) this.notify(`request budget of ${this.options.maxRequests} (--max-requests) spent: the checks left are reported skipped`);
+    this.budgetAnnounced = true;
+    throw new BudgetExhausted(`the request budget of ${this.options.maxRequests} (--max-requests) is spent`);
+  }
+
   private async once(spec: SendOptions): Promise<Exchange> {
-    if (this.options.maxRequests !== null && this.sent >= this.options.maxRequests) {
-      throw new BudgetExhausted(`the request budget of ${this.options.maxRequests} (--max-requests) is spent`);
-    }
+    this.assertBudgetLeft();
     this.sent += 1;
+    const sentAfter = this.exchanges.length;
     const url = this.urlFor(spec);
     const method = spec.method ?? (spec.json !== undefined || spec.body !== undefined ? 'POST' : 'GET');
     const body = spec.body ?? (spec.json !== undefined ? stringifyJson(spec.json) : undefined);
@@ -162,6 +178,7 @@ export class PetstoreClient {
     }
     const exchange: Exchange = Object.freeze({
       seq: this.exchanges.length + 1,
+      sentAfter,
       rule: this.currentRule,
       request: Object.freeze(recorded),
       response: response && Object.freeze(response),

@@ -51,6 +51,11 @@ export interface RecordedResponse {
 /** One request and what came back: immutable evidence. */
 export interface Exchange {
   readonly seq: number;
+  /**
+   * How many exchanges had completed when this request was sent: those (seq <= sentAfter) were answered
+   * before this one left, an order the rate-limit checks can trust where millisecond clocks cannot.
+   */
+  readonly sentAfter?: number;
   /** The rule whose check sent it, for per-area request counts. */
   readonly rule?: string;
   readonly request: RecordedRequest;
