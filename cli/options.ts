@@ -2,6 +2,9 @@ import { Command, InvalidArgumentError } from 'commander';
 import { randomInt } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { activeRules, loadCatalog } from '../helpers/catalog.js';
+import { BaselineError, checkBaselineTarget, readBaselineFile, type Baseline } from './reports/baseline.js';
+import { reporterList } from './reports/reporter-option.js';
+import { REPORTER_NAMES, type ReporterName } from './reports/write.js';
 import { DEFAULT_OPTIONS, type RunOptions } from './run.js';
 
 /** Bad usage or configuration: one clear line, exit code 2, nothing sent to the target. */
@@ -50,6 +53,9 @@ export function buildProgram(version: string): Command {
     .option('--max-response-bytes <n>', 'cap on a response body; the rest is not read', integer('--max-response-bytes', 1024, 1_073_741_824), defaults.maxResponseBytes)
     .option('--ca-file <pem>', 'trust this CA certificate (PEM) for an https target')
     .option('--json', 'print report.json to stdout (progress goes to stderr)', false)
+    .option('--reporter <names>', `report files to write, comma-separated: ${REPORTER_NAMES.join(', ')} (default: all)`, reporterList)
+    .option('--baseline <file>', 'rule IDs the target is known to fail, one per line: reported, they do not fail the run; a listed rule that passes fails it (exit 5)')
+    .option('--write-baseline <file>', 'write the rules that fail this run as a baseline file')
     .option('--list', 'print the rule catalog and exit', false)
     .addHelpText('after', `
 Environment:
@@ -58,6 +64,7 @@ Environment:
 Exit codes:
   0  every MUST rule checked holds      2  bad usage or configuration
   1  a MUST rule failed or errored      3  the target cannot be reached
+  5  a rule listed in --baseline passes now: remove it from the file
 
 Example:
   PETSTORE_API_KEY=... petstore-conformance --base-url https://staging.example.com/v1`);
@@ -84,6 +91,8 @@ export function parseArguments(argv: string[], env: NodeJS.ProcessEnv, version: 
   }
   checkRuleNames([...(o.only as string[]), ...(o.skip as string[])]);
   if (o.caFile !== undefined) checkCaFile(o.caFile as string);
+  const baseline = o.baseline === undefined ? undefined : baselineOption(o.baseline as string);
+  if (o.writeBaseline !== undefined) baselineOption(o.writeBaseline as string, 'write');
   return {
     action: 'run',
     json: Boolean(o.json),
@@ -106,8 +115,23 @@ export function parseArguments(argv: string[], env: NodeJS.ProcessEnv, version: 
       fuzzValidRuns: o.fuzzValidRuns as number,
       maxResponseBytes: o.maxResponseBytes as number,
       caFile: o.caFile as string | undefined,
+      reporters: (o.reporter as ReporterName[] | undefined) ?? REPORTER_NAMES,
+      baseline,
+      writeBaseline: o.writeBaseline as string | undefined,
     },
   };
+}
+
+/** --baseline is read, and --write-baseline's folder checked, before anything is sent. */
+function baselineOption(file: string, mode: 'read' | 'write' = 'read'): Baseline | undefined {
+  try {
+    if (mode === 'read') return readBaselineFile(file, loadCatalog().rules);
+    checkBaselineTarget(file);
+    return undefined;
+  } catch (error) {
+    if (error instanceof BaselineError) throw new UsageError(error.message);
+    throw error;
+  }
 }
 
 /** The base URL, normalised (no trailing slash); shared with the programmatic API so both refuse the same input. */

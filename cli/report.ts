@@ -1,6 +1,7 @@
 import type { Area, Level, Rule } from '../helpers/catalog.js';
 import type { Evidence, Outcome, RuleMeta } from '../helpers/outcome.js';
 import type { CheckResult } from './collector.js';
+import type { BaselineJudgement } from './reports/baseline.js';
 
 export interface RuleResult {
   id: string;
@@ -38,6 +39,8 @@ export interface Report {
   created: { count: number; ids: string[] };
   /** The suite itself broke: a file that did not load, an unhandled error. */
   suiteErrors: string[];
+  /** How the run stands against --baseline, when one was given. */
+  baseline?: BaselineJudgement;
   rules: RuleResult[];
 }
 

@@ -4,16 +4,17 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { startVitest } from 'vitest/node';
 import { activeRules, deselectionReason, loadCatalog, type Rule } from '../helpers/catalog.js';
-import { parseJson, stringifyJson } from '../helpers/json.js';
+import { parseJson } from '../helpers/json.js';
 import type { Exchange } from '../helpers/exchange.js';
 import { packagePath } from '../helpers/package-root.js';
 import { redact, registerSecret } from '../helpers/redact.js';
 import type { RunConfig } from '../helpers/run-config.js';
 import { startReferenceServer } from '../server/reference-server.js';
 import { Collector } from './collector.js';
-import { toJunit } from './junit.js';
 import { assertReachable } from './preflight.js';
 import { countsOf, requestsByArea, ruleResults, verdictOf, type Report } from './report.js';
+import { baselineLines, failingRules, formatBaseline, gateExitCode, judgeBaseline, type Baseline } from './reports/baseline.js';
+import { REPORTER_NAMES, writeReportFiles, type ReporterName } from './reports/write.js';
 import { AreaOrderSequencer } from './sequencer.js';
 import { progressLine, summaryText } from './terminal.js';
 
@@ -37,6 +38,12 @@ export interface RunOptions {
   fuzzRuns: number;
   fuzzValidRuns: number;
   caFile?: string;
+  /** Which report files are written (--reporter). */
+  reporters: ReporterName[];
+  /** Rules the target is known to fail (--baseline): reported, they do not fail the run. */
+  baseline?: Baseline;
+  /** Where to write this run's failures as a baseline (--write-baseline). */
+  writeBaseline?: string;
   /** Where progress and the summary go; nothing is printed when absent. */
   print?: (line: string) => void;
 }
@@ -56,6 +63,7 @@ export const DEFAULT_OPTIONS: Omit<RunOptions, 'seed'> = {
   verifyRecovery: false,
   fuzzRuns: 100,
   fuzzValidRuns: 10,
+  reporters: REPORTER_NAMES,
 };
 
 export interface RunResult {
@@ -116,6 +124,7 @@ export async function runConformance(options: RunOptions): Promise<RunResult> {
     const created = rules.flatMap((rule) => rule.created);
     const verdict = collector.suiteErrors.length > 0 && verdictOf(rules, options.strict) === 'certified' ? 'not-certified' : verdictOf(rules, options.strict);
     const finishedAt = new Date();
+    const baseline = options.baseline && judgeBaseline(rules, options.baseline, options.strict);
     const report: Report = {
       tool: { name: TOOL.name, version: TOOL.version },
       specVersion: loadCatalog().specVersion,
@@ -126,15 +135,19 @@ export async function runConformance(options: RunOptions): Promise<RunResult> {
       durationMs: finishedAt.getTime() - startedAt.getTime(),
       options: reportedOptions(options),
       verdict,
-      exitCode: verdict === 'not-certified' ? 1 : 0,
+      exitCode: gateExitCode(verdict, baseline, collector.suiteErrors.length > 0),
       counts: countsOf(rules),
       requests: { total: exchanges.length, byArea: requestsByArea(rules) },
       created: { count: created.length, ids: created },
       suiteErrors: collector.suiteErrors,
+      ...(baseline ? { baseline } : {}),
       rules,
     };
-    writeReports(report, reportDir);
+    writeReports(report, reportDir, exchanges, options.reporters);
+    if (options.writeBaseline) writeFileSync(options.writeBaseline, redact(formatBaseline(report, options.baseline)));
     print(summaryText(report));
+    if (baseline) print(`\n${baselineLines(baseline).join('\n')}`);
+    if (options.writeBaseline) print(`\nBaseline written to ${options.writeBaseline}: ${failingRules(report).length} rule(s) that fail this run`);
     print(`\nReports: ${reportDir}`);
     return { report, exitCode: report.exitCode, reportDir };
   } finally {
@@ -181,12 +194,11 @@ function readExchanges(path: string): Exchange[] {
 }
 
 function reportedOptions(options: RunOptions): Record<string, unknown> {
-  const { print: _print, apiKey, ...rest } = options;
-  return { ...rest, apiKey: apiKey ? '[redacted]' : undefined };
+  const { print: _print, apiKey, baseline, ...rest } = options;
+  return { ...rest, apiKey: apiKey ? '[redacted]' : undefined, baseline: baseline?.file };
 }
 
 /** Every report file goes through the redactor: the key must appear in none of them. */
-export function writeReports(report: Report, dir: string): void {
-  writeFileSync(join(dir, 'report.json'), redact(stringifyJson(report, 2)));
-  writeFileSync(join(dir, 'junit.xml'), redact(toJunit(report)));
+export function writeReports(report: Report, dir: string, exchanges: readonly Exchange[] = [], reporters: readonly ReporterName[] = REPORTER_NAMES): void {
+  writeReportFiles(report, exchanges, dir, reporters);
 }

@@ -1,0 +1,92 @@
+import type { Entry, Har, Header, QueryString, Response } from 'har-format';
+import { STATUS_CODES } from 'node:http';
+import type { Exchange } from '../../helpers/exchange.js';
+import type { Report } from '../report.js';
+
+/**
+ * Every exchange of the run as HAR 1.2, so an engineer can open the run in a browser's network
+ * tools. The client records Authorization in its printable, redacted form; the writer still passes
+ * the text through redact() like every other report.
+ */
+export function toHar(report: Report, exchanges: readonly Exchange[]): Har {
+  return {
+    log: {
+      version: '1.2',
+      creator: { name: report.tool.name, version: report.tool.version },
+      comment: `Run ${report.runId} against ${report.target.baseUrl}, Pet Store interface ${report.specVersion}`,
+      entries: [...exchanges].sort((a, b) => a.seq - b.seq).map(entryOf),
+    },
+  };
+}
+
+// HAR lets a writer add fields whose names start with an underscore.
+type RunEntry = Entry & { _seq: number; response: Response & { _error?: string } };
+
+function entryOf(exchange: Exchange): RunEntry {
+  const { request, response } = exchange;
+  // The client measures one span, from send to the last body byte; HAR wants it split, so it is all "wait".
+  const wait = Math.max(0, exchange.durationMs);
+  const requestBodySize = request.body === undefined ? 0 : Buffer.byteLength(request.body);
+  const entry: RunEntry = {
+    startedDateTime: exchange.startedAt,
+    time: wait,
+    request: {
+      method: request.method,
+      url: request.url,
+      httpVersion: 'HTTP/1.1',
+      cookies: [],
+      headers: headersOf(request.headers),
+      queryString: queryOf(request.url),
+      ...(request.body === undefined ? {} : { postData: { mimeType: request.headers['content-type'] ?? '', text: request.body } }),
+      headersSize: -1,
+      bodySize: requestBodySize,
+    },
+    response: response
+      ? {
+        status: response.status,
+        statusText: STATUS_CODES[response.status] ?? '',
+        httpVersion: 'HTTP/1.1',
+        cookies: [],
+        headers: headersOf(response.headers),
+        content: {
+          size: Buffer.byteLength(response.rawBody),
+          mimeType: response.headers['content-type'] ?? '',
+          text: response.rawBody,
+          ...(response.truncated ? { comment: 'body cut at --max-response-bytes' } : {}),
+        },
+        redirectURL: response.headers.location ?? '',
+        headersSize: -1,
+        bodySize: Buffer.byteLength(response.rawBody),
+      }
+      // HAR has no place for "no response"; status 0 with _error is what browsers write for a failed request.
+      : {
+        status: 0,
+        statusText: '',
+        httpVersion: '',
+        cookies: [],
+        headers: [],
+        content: { size: 0, mimeType: '' },
+        redirectURL: '',
+        headersSize: -1,
+        bodySize: -1,
+        _error: exchange.error ?? 'no response',
+      },
+    cache: {},
+    timings: { blocked: -1, dns: -1, connect: -1, ssl: -1, send: 0, wait, receive: 0 },
+    _seq: exchange.seq,
+  };
+  if (exchange.rule) entry.comment = `sent by the check of ${exchange.rule}`;
+  return entry;
+}
+
+function headersOf(headers: Record<string, string>): Header[] {
+  return Object.entries(headers).map(([name, value]) => ({ name, value }));
+}
+
+function queryOf(url: string): QueryString[] {
+  try {
+    return [...new URL(url).searchParams].map(([name, value]) => ({ name, value }));
+  } catch {
+    return [];
+  }
+}

@@ -1,0 +1,223 @@
+import { AREA_ORDER, loadCatalog, type Level } from '../../helpers/catalog.js';
+import type { Evidence, ExchangeEvidence, Outcome } from '../../helpers/outcome.js';
+import type { Report, RuleResult } from '../report.js';
+import { CONTENT_SECURITY_POLICY, SCRIPT, STYLE } from './html-assets.js';
+import { requestText, responseText } from './http-text.js';
+import { html, trusted, type SafeHtml } from './safe-html.js';
+
+// One piece of evidence can carry hundreds of exchanges (a fuzz run); the first few tell the story,
+// exchanges.har has them all.
+const EXCHANGES_SHOWN = 5;
+
+const VERDICT_WORD: Record<Report['verdict'], string> = { certified: 'Certified', 'not-certified': 'Not certified', incomplete: 'Incomplete' };
+const OUTCOME_WORD: Record<Outcome, string> = { passed: 'Passed', failed: 'Failed', errored: 'Errored', skipped: 'Skipped' };
+const LEVELS: readonly Level[] = ['MUST', 'SHOULD', 'INFO'];
+
+/** report.html: one self-contained page, readable offline, on a phone and on paper. */
+export function toHtml(report: Report): string {
+  const title = `${VERDICT_WORD[report.verdict]}: ${report.target.baseUrl} · Pet Store conformance`;
+  const page = html`<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta http-equiv="Content-Security-Policy" content="${CONTENT_SECURITY_POLICY}">
+<meta name="referrer" content="no-referrer">
+<title>${title}</title>
+<style>${trusted(STYLE)}</style>
+</head>
+<body>
+<div class="page">
+${verdictHeader(report)}
+<main>
+${countsTable(report)}
+${baselineNotice(report)}
+${suiteErrorNotice(report)}
+${toFixList(report)}
+${optionsTable(report)}
+${filters(report)}
+${areaSections(report)}
+</main>
+<footer>${report.tool.name} ${report.tool.version} · run ${report.runId} · every request of the run is in exchanges.har, every detail in report.json</footer>
+</div>
+<script>${trusted(SCRIPT)}</script>
+</body>
+</html>
+`;
+  return page.markup;
+}
+
+function verdictHeader(report: Report): SafeHtml {
+  const facts: Array<[string, string]> = [
+    ['Date', `${report.startedAt.slice(0, 19).replace('T', ' ')} UTC`],
+    ['Duration', `${(report.durationMs / 1000).toFixed(1)} s`],
+    ['Suite', `${report.tool.name} ${report.tool.version}`],
+    ['Specification', `Pet Store interface ${report.specVersion}`],
+    ['Requests', String(report.requests.total)],
+    ['Pets created', String(report.created.count)],
+    ['Run', report.runId],
+  ];
+  if (report.options.seed !== undefined) facts.push(['Fuzzing seed', String(report.options.seed)]);
+  return html`<header class="verdict verdict-${report.verdict}">
+<p class="verdict-word" id="verdict">${VERDICT_WORD[report.verdict]}</p>
+<p class="verdict-why">${verdictReason(report)}</p>
+<h1 class="target">${report.target.baseUrl}${report.target.embedded ? ' (bundled reference server)' : ''}</h1>
+<dl class="facts">${facts.map(([name, value]) => html`<div><dt>${name}</dt><dd>${value}</dd></div>`)}</dl>
+</header>`;
+}
+
+/** The verdict in one sentence a vendor can act on. */
+export function verdictReason(report: Report): string {
+  const strict = report.options.strict === true;
+  const count = (level: Level, outcome: Outcome) => report.counts[level][outcome];
+  const rules = (n: number) => `${n} ${n === 1 ? 'rule' : 'rules'}`;
+  if (report.verdict === 'certified') {
+    return `Every MUST rule${strict ? ' and every SHOULD rule' : ''} checked holds (${rules(count('MUST', 'passed'))} passed).`;
+  }
+  if (report.verdict === 'incomplete') {
+    return `No MUST rule failed, but ${rules(count('MUST', 'skipped'))} at MUST level were skipped, so this run cannot certify the server.`;
+  }
+  const parts = [`${count('MUST', 'failed')} MUST ${count('MUST', 'failed') === 1 ? 'rule' : 'rules'} failed`];
+  if (count('MUST', 'errored') > 0) parts.push(`${rules(count('MUST', 'errored'))} at MUST level could not be judged`);
+  if (strict && count('SHOULD', 'failed') + count('SHOULD', 'errored') > 0) parts.push(`${rules(count('SHOULD', 'failed') + count('SHOULD', 'errored'))} at SHOULD level did not hold (--strict)`);
+  if (report.suiteErrors.length > 0) parts.push('the suite itself broke');
+  return `${parts.join('; ')}.`;
+}
+
+function countsTable(report: Report): SafeHtml {
+  const outcomes: Outcome[] = ['passed', 'failed', 'errored', 'skipped'];
+  return html`<table class="counts" aria-label="Rules by level and outcome">
+<thead><tr><th>Level</th>${outcomes.map((outcome) => html`<th>${OUTCOME_WORD[outcome]}</th>`)}</tr></thead>
+<tbody>${LEVELS.map((level) => html`<tr><td>${level}</td>${outcomes.map((outcome) => html`<td>${report.counts[level][outcome]}</td>`)}</tr>`)}</tbody>
+</table>`;
+}
+
+function baselineNotice(report: Report): SafeHtml | undefined {
+  const baseline = report.baseline;
+  if (!baseline) return undefined;
+  const ids = (list: string[]) => list.map((id, i) => html`${i > 0 ? ', ' : ''}<a href="#rule-${id}">${id}</a>`);
+  return html`<section class="notice baseline"><h2>Baseline ${baseline.file}</h2><ul>
+<li>${baseline.known.length} known failure(s) tolerated${baseline.known.length > 0 ? html`: ${ids(baseline.known)}` : ''}</li>
+${baseline.unlisted.length > 0 ? html`<li><strong>New failures, not in the baseline:</strong> ${ids(baseline.unlisted)}</li>` : ''}
+${baseline.nowPassing.length > 0 ? html`<li><strong>Now passing, remove them from the baseline:</strong> ${ids(baseline.nowPassing)}</li>` : ''}
+${baseline.notJudged.length > 0 ? html`<li>Not judged in this run: ${ids(baseline.notJudged)}</li>` : ''}
+</ul></section>`;
+}
+
+function suiteErrorNotice(report: Report): SafeHtml | undefined {
+  if (report.suiteErrors.length === 0) return undefined;
+  return html`<section class="notice suite-errors"><h2>The suite itself broke</h2><ul>${report.suiteErrors.map((error) => html`<li><code>${error}</code></li>`)}</ul></section>`;
+}
+
+function toFixList(report: Report): SafeHtml | undefined {
+  const problems = report.rules.filter((rule) => rule.status === 'failed' || rule.status === 'errored');
+  if (problems.length === 0) return undefined;
+  return html`<section class="notice to-fix"><h2>${problems.length} ${problems.length === 1 ? 'rule' : 'rules'} to look at</h2><ul>
+${problems.map((rule) => html`<li><a href="#rule-${rule.id}">${rule.id}</a> ${rule.level} ${OUTCOME_WORD[rule.status].toLowerCase()}: ${rule.summary}</li>`)}
+</ul></section>`;
+}
+
+function optionsTable(report: Report): SafeHtml {
+  const rows = Object.entries(report.options).filter(([, value]) => value !== undefined);
+  return html`<details class="options"><summary>Options of the run</summary><table>
+${rows.map(([name, value]) => html`<tr><th>${name}</th><td><code>${optionValue(value)}</code></td></tr>`)}
+</table></details>`;
+}
+
+function optionValue(value: unknown): string {
+  if (Array.isArray(value)) return value.length === 0 ? '(none)' : value.join(', ');
+  if (value === null) return '(none)';
+  return typeof value === 'object' ? JSON.stringify(value) : String(value);
+}
+
+function filters(report: Report): SafeHtml {
+  const count = (predicate: (rule: RuleResult) => boolean) => report.rules.filter(predicate).length;
+  const choices: Array<[string, string, number]> = [
+    ['all', 'All', report.rules.length],
+    ['failed', 'Failed or errored', count((rule) => rule.status === 'failed' || rule.status === 'errored')],
+    ['skipped', 'Skipped', count((rule) => rule.status === 'skipped')],
+    ['passed', 'Passed', count((rule) => rule.status === 'passed')],
+  ];
+  return html`<form class="filters" aria-label="Filter the rules">
+<fieldset><legend>Show</legend>${choices.map(([value, label, n], index) => html`<label><input type="radio" name="show" value="${value}"${index === 0 ? trusted(' checked') : ''}> ${label} (${n})</label>`)}</fieldset>
+<fieldset><legend>Level</legend>${LEVELS.map((level) => html`<label><input type="checkbox" name="level" value="${level}" checked> ${level}</label>`)}</fieldset>
+<output></output>
+</form>`;
+}
+
+function areaSections(report: Report): SafeHtml[] {
+  const titles = loadCatalog().areas as Record<string, string>;
+  const present = [...new Set(report.rules.map((rule) => rule.area))];
+  const ordered = [...AREA_ORDER.filter((area) => present.includes(area)), ...present.filter((area) => !AREA_ORDER.includes(area))];
+  return ordered.map((area) => html`<section class="area" id="area-${area}">
+<h2>${titles[area] ?? area} <span class="area-key">${area}</span></h2>
+${report.rules.filter((rule) => rule.area === area).map((rule) => ruleArticle(rule, report))}
+</section>`);
+}
+
+function ruleArticle(rule: RuleResult, report: Report): SafeHtml {
+  const known = report.baseline?.known.includes(rule.id) ?? false;
+  const outcomeClass = rule.level === 'INFO' && rule.status === 'passed' ? 'info' : rule.status;
+  const outcomeWord = rule.level === 'INFO' && rule.status === 'passed' ? 'Observed' : OUTCOME_WORD[rule.status];
+  const showMessage = rule.message && rule.status !== 'passed';
+  return html`<article class="rule" id="rule-${rule.id}" data-status="${rule.status}" data-level="${rule.level}">
+<div class="rule-head"><span class="badge outcome-${outcomeClass}">${outcomeWord}</span><span class="badge level">${rule.level}</span>${known ? html`<span class="badge outcome-known">known, in baseline</span>` : ''}<code class="rule-id">${rule.id}</code><span class="rule-summary">${rule.summary}</span></div>
+${showMessage ? html`<p class="message">${rule.message}</p>` : ''}
+${rule.observations.length > 0 ? html`<ul class="observations">${rule.observations.map((note) => html`<li>${note}</li>`)}</ul>` : ''}
+<blockquote class="words">“${rule.words}”<cite>${rule.section} · ${rule.source}</cite></blockquote>
+${rule.evidence.length > 0 && (rule.status === 'failed' || rule.status === 'errored') ? evidenceDetails(rule) : ''}
+${rule.requests > 0 ? html`<p class="meta">${rule.requests} ${rule.requests === 1 ? 'request' : 'requests'}, ${rule.durationMs} ms</p>` : ''}
+</article>`;
+}
+
+function evidenceDetails(rule: RuleResult): SafeHtml {
+  const exchanges = rule.evidence.reduce((sum, evidence) => sum + evidence.exchanges.length, 0);
+  const label = `Evidence: ${rule.evidence.length === 1 ? 'one finding' : `${rule.evidence.length} findings`}, ${exchanges} ${exchanges === 1 ? 'exchange' : 'exchanges'}`;
+  return html`<details class="evidence"><summary>${label}</summary>
+${rule.evidence.map((evidence) => evidenceItem(evidence, rule.evidence.length === 1 ? rule.message : undefined))}
+</details>`;
+}
+
+function evidenceItem(evidence: Evidence, ruleMessage: string | undefined): SafeHtml {
+  const shown = evidence.exchanges.slice(0, EXCHANGES_SHOWN);
+  const hidden = evidence.exchanges.slice(EXCHANGES_SHOWN);
+  const example = evidence.counterexample;
+  return html`<div class="evidence-item">
+${evidence.message !== ruleMessage ? html`<p>${evidence.message}</p>` : ''}
+${evidence.expected !== undefined || evidence.seen !== undefined ? html`<dl class="expected-seen">
+<dt>Expected</dt><dd><pre>${evidence.expected ?? '(not stated)'}</pre></dd>
+<dt>Seen</dt><dd><pre>${evidence.seen ?? '(not stated)'}</pre></dd>
+</dl>` : ''}
+${example ? html`<div class="counterexample">
+<p class="exchange-part">Fuzzing seed <strong>${example.seed}</strong>, at <code>${example.path}</code>${example.mutation ? html`, mutation <code>${example.mutation}</code>` : ''}. Shrunk body:</p>
+<pre>${example.body}</pre>
+<p class="exchange-part">Replay</p>
+<pre>${example.replay}</pre>
+</div>` : ''}
+${shown.map(exchangeBlock)}
+${hidden.length > 0 ? html`<p class="more">${hidden.length} more ${hidden.length === 1 ? 'exchange' : 'exchanges'} (requests ${hidden.map((item) => `#${item.exchange.seq}`).join(', ')}) in exchanges.har.</p>` : ''}
+</div>`;
+}
+
+function exchangeBlock({ exchange, curl }: ExchangeEvidence): SafeHtml {
+  const url = safeUrl(exchange.request.url);
+  const outcome = exchange.response ? String(exchange.response.status) : `no response (${exchange.error ?? 'unknown'})`;
+  return html`<div class="exchange">
+<h4>Request #${exchange.seq}: ${exchange.request.method} ${url} → ${outcome} <span class="more">${exchange.durationMs} ms</span></h4>
+<p class="exchange-part">Request</p>
+<pre class="http-request">${requestText(exchange.request)}</pre>
+<p class="exchange-part">Response</p>
+<pre class="http-response">${exchange.response ? responseText(exchange.response) : `(none: ${exchange.error ?? 'unknown'})`}</pre>
+<p class="exchange-part">Reproduce (export PETSTORE_API_KEY first)</p>
+<pre class="curl">${curl}</pre>
+</div>`;
+}
+
+function safeUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    return `${parsed.pathname}${parsed.search}`;
+  } catch {
+    return url;
+  }
+}

@@ -1,0 +1,87 @@
+import type { Level } from '../../helpers/catalog.js';
+import type { Outcome } from '../../helpers/outcome.js';
+import type { Report, RuleResult } from '../report.js';
+
+// A step summary is capped (1 MiB on GitHub) and a pull-request comment is read by people: a long
+// list of failures is cut, and report.html holds the rest.
+const MAX_LISTED = 50;
+const MAX_MESSAGE = 240;
+
+const HEADLINE: Record<Report['verdict'], string> = {
+  certified: '✅ Certified',
+  'not-certified': '❌ Not certified',
+  incomplete: '⚠️ Incomplete: MUST rules were skipped',
+};
+
+/** A short Markdown summary for $GITHUB_STEP_SUMMARY or a pull-request comment. */
+export function toSummaryMarkdown(report: Report): string {
+  const lines: string[] = [];
+  lines.push(`## ${HEADLINE[report.verdict]}: ${code(report.target.baseUrl)}${report.target.embedded ? ' (bundled reference server)' : ''}`);
+  lines.push('');
+  lines.push([
+    `Pet Store interface ${report.specVersion}`,
+    `${report.tool.name} ${report.tool.version}`,
+    `${report.startedAt.slice(0, 16).replace('T', ' ')} UTC`,
+    `${report.requests.total} requests`,
+    `${(report.durationMs / 1000).toFixed(1)} s`,
+  ].join(' · '));
+  lines.push('');
+  lines.push(...countsTable(report));
+  if (report.baseline) lines.push('', ...baselineParagraph(report));
+  const known = new Set(report.baseline?.known ?? []);
+  lines.push(...ruleList('Failed', report.rules.filter((rule) => rule.status === 'failed'), known));
+  lines.push(...ruleList('Could not be judged (errored)', report.rules.filter((rule) => rule.status === 'errored'), known));
+  if (report.suiteErrors.length > 0) {
+    lines.push('', '### The suite itself broke', '');
+    for (const error of report.suiteErrors.slice(0, MAX_LISTED)) lines.push(`- ${text(error)}`);
+  }
+  lines.push('', 'Evidence for every rule (requests, responses, curl lines) is in `report.html` and `exchanges.har` of the report directory.');
+  return `${lines.join('\n')}\n`;
+}
+
+function countsTable(report: Report): string[] {
+  const outcomes: Outcome[] = ['passed', 'failed', 'errored', 'skipped'];
+  const levels: Level[] = ['MUST', 'SHOULD', 'INFO'];
+  return [
+    '| Level | Passed | Failed | Errored | Skipped |',
+    '| --- | ---: | ---: | ---: | ---: |',
+    ...levels.map((level) => `| ${level} | ${outcomes.map((outcome) => report.counts[level][outcome]).join(' | ')} |`),
+  ];
+}
+
+function baselineParagraph(report: Report): string[] {
+  const b = report.baseline!;
+  const lines = [`**Baseline** ${code(b.file)}: ${b.known.length} known failure(s) tolerated.`];
+  if (b.unlisted.length > 0) lines.push(`**New failures** (not in the baseline): ${b.unlisted.map(code).join(', ')}.`);
+  if (b.nowPassing.length > 0) lines.push(`**Now passing**, remove from the baseline: ${b.nowPassing.map(code).join(', ')}.`);
+  if (b.notJudged.length > 0) lines.push(`Not judged in this run: ${b.notJudged.map(code).join(', ')}.`);
+  return lines.flatMap((line) => [line, '']).slice(0, -1);
+}
+
+function ruleList(title: string, rules: readonly RuleResult[], known: ReadonlySet<string>): string[] {
+  if (rules.length === 0) return [];
+  const lines = ['', `### ${title} (${rules.length})`, ''];
+  for (const rule of rules.slice(0, MAX_LISTED)) {
+    const tag = known.has(rule.id) ? ' _(known, in baseline)_' : '';
+    const message = rule.message ? `: ${text(rule.message)}` : '';
+    lines.push(`- ${code(rule.id)} ${text(rule.summary)}${message}${tag}`);
+  }
+  if (rules.length > MAX_LISTED) lines.push(`- … and ${rules.length - MAX_LISTED} more in report.html`);
+  return lines;
+}
+
+/** Server bytes reach messages: one line, cut, with Markdown and HTML neutralised. */
+function text(value: string): string {
+  const line = value.replace(/\s+/g, ' ').trim();
+  const cut = line.length > MAX_MESSAGE ? `${line.slice(0, MAX_MESSAGE)}…` : line;
+  return cut.replace(/[\\`*_[\]<>|~&]/g, '\\$&');
+}
+
+/** A code span that no backtick inside the value can close early. */
+function code(value: string): string {
+  const clean = value.replace(/\s+/g, ' ');
+  const longestRun = Math.max(0, ...(clean.match(/`+/g) ?? []).map((run) => run.length));
+  const fence = '`'.repeat(longestRun + 1);
+  const pad = clean.startsWith('`') || clean.endsWith('`') ? ' ' : '';
+  return `${fence}${pad}${clean}${pad}${fence}`;
+}

@@ -1,0 +1,32 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Exchange } from '../../helpers/exchange.js';
+import { stringifyJson } from '../../helpers/json.js';
+import { redact } from '../../helpers/redact.js';
+import { toJunit } from '../junit.js';
+import type { Report } from '../report.js';
+import { toHar } from './har.js';
+import { toHtml } from './html.js';
+import { toSummaryMarkdown } from './summary-md.js';
+
+/** The report files a run can write, by the name --reporter knows them by. */
+export const REPORTERS = {
+  html: { file: 'report.html', render: (report: Report) => toHtml(report) },
+  summary: { file: 'summary.md', render: (report: Report) => toSummaryMarkdown(report) },
+  har: { file: 'exchanges.har', render: (report: Report, exchanges: readonly Exchange[]) => stringifyJson(toHar(report, exchanges), 2) },
+  junit: { file: 'junit.xml', render: (report: Report) => toJunit(report) },
+  json: { file: 'report.json', render: (report: Report) => stringifyJson(report, 2) },
+} as const;
+
+export type ReporterName = keyof typeof REPORTERS;
+
+export const REPORTER_NAMES = Object.keys(REPORTERS) as ReporterName[];
+
+/** Writes the chosen reports; every one goes through the redactor, so the key appears in none. Returns the paths. */
+export function writeReportFiles(report: Report, exchanges: readonly Exchange[], dir: string, reporters: readonly ReporterName[]): string[] {
+  return REPORTER_NAMES.filter((name) => reporters.includes(name)).map((name) => {
+    const path = join(dir, REPORTERS[name].file);
+    writeFileSync(path, redact(REPORTERS[name].render(report, exchanges)));
+    return path;
+  });
+}

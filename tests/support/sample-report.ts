@@ -1,0 +1,97 @@
+// A small hand-made Report for the renderers' unit tests: one rule of each outcome, and a failure
+// whose evidence carries what a hostile server could send (markup, quotes, control characters).
+import type { Report, RuleResult } from '../../cli/report.js';
+import type { Exchange } from '../../helpers/exchange.js';
+
+/** What a hostile target puts in a response: markup that would run, load or spoof if not escaped. */
+export const HOSTILE_BODY = '{"name":"</pre><script>window.__pwned=1</script><img src=x onerror="window.__pwned=2">","note":"\u202eevil\u0007"}';
+export const HOSTILE_HEADER = '"><script>window.__pwned=3</script>';
+
+export function hostileExchange(seq: number): Exchange {
+  return {
+    seq,
+    rule: 'CREATE-03',
+    startedAt: '2026-01-02T03:04:05.678Z',
+    durationMs: 12.5,
+    request: {
+      method: 'POST',
+      url: 'http://127.0.0.1:9/v1/pets',
+      auth: 'key',
+      headers: { accept: 'application/json', 'content-type': 'application/json', authorization: 'Bearer $PETSTORE_API_KEY' },
+      body: '{"name":"Rex","categoryId":9223372036854775807}',
+    },
+    response: {
+      status: 201,
+      headers: { 'content-type': 'application/json', date: 'Fri, 02 Jan 2026 03:04:05 GMT', 'x-evil': HOSTILE_HEADER },
+      rawBody: HOSTILE_BODY,
+      truncated: false,
+    },
+  };
+}
+
+function rule(fields: Partial<RuleResult> & Pick<RuleResult, 'id' | 'level' | 'area' | 'status'>): RuleResult {
+  return {
+    summary: `${fields.level} do what ${fields.id} says`,
+    section: 'Endpoints › POST /pets',
+    source: 'Pet Store interface specification 1.0.0',
+    words: 'the spec’s words',
+    observations: [],
+    evidence: [],
+    requests: 0,
+    durationMs: 0,
+    created: [],
+    ...fields,
+  };
+}
+
+export function sampleReport(overrides: Partial<Report> = {}): Report {
+  const rules: RuleResult[] = [
+    rule({ id: 'LIST-01', level: 'MUST', area: 'listing', status: 'passed', requests: 1 }),
+    rule({
+      id: 'CREATE-03', level: 'MUST', area: 'creating', status: 'failed',
+      message: 'name was not echoed <b>exactly</b>',
+      requests: 1,
+      evidence: [{
+        message: 'name was not echoed <b>exactly</b>',
+        expected: '"Rex"',
+        seen: HOSTILE_BODY,
+        exchanges: [{ exchange: hostileExchange(1), curl: "curl -i -X POST 'http://127.0.0.1:9/v1/pets' -H \"Authorization: Bearer $PETSTORE_API_KEY\"" }],
+      }],
+    }),
+    rule({
+      id: 'FUZZ-01', level: 'MUST', area: 'fuzzing', status: 'failed',
+      message: 'an invalid body was accepted with 201',
+      evidence: [{
+        message: 'an invalid body was accepted with 201',
+        expected: '400', seen: '201',
+        exchanges: [],
+        counterexample: { seed: 424242, path: '/categoryId', mutation: 'string instead of integer', body: '{"name":"a","categoryId":"1"}', replay: 'petstore-conformance --only FUZZ-01 --seed 424242' },
+      }],
+    }),
+    rule({ id: 'AUTH-06', level: 'SHOULD', area: 'auth', status: 'errored', message: 'no response (connection reset by the server)' }),
+    rule({ id: 'RATE-07', level: 'MUST', area: 'ratelimit', status: 'skipped', message: 'skipped by --skip ratelimit' }),
+    rule({ id: 'LIST-08', level: 'INFO', area: 'listing', status: 'passed', observations: ['limit=0 is rejected with 400'] }),
+  ];
+  return {
+    tool: { name: 'petstore-conformance', version: '0.1.0' },
+    specVersion: '1.0.0',
+    runId: '20260102T030405-abcdef',
+    target: { baseUrl: 'http://127.0.0.1:9/v1', embedded: false },
+    startedAt: '2026-01-02T03:04:05.000Z',
+    finishedAt: '2026-01-02T03:04:07.500Z',
+    durationMs: 2_500,
+    options: { strict: false, seed: 424242, apiKey: '[redacted]', only: [], reporters: ['html'] },
+    verdict: 'not-certified',
+    exitCode: 1,
+    counts: {
+      MUST: { passed: 1, failed: 2, skipped: 1, errored: 0 },
+      SHOULD: { passed: 0, failed: 0, skipped: 0, errored: 1 },
+      INFO: { passed: 1, failed: 0, skipped: 0, errored: 0 },
+    },
+    requests: { total: 2, byArea: { listing: 1, creating: 1 } },
+    created: { count: 0, ids: [] },
+    suiteErrors: [],
+    rules,
+    ...overrides,
+  };
+}
