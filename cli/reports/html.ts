@@ -172,7 +172,8 @@ ${rule.requests > 0 ? html`<p class="meta">${rule.requests} ${rule.requests === 
 
 function evidenceDetails(rule: RuleResult): SafeHtml {
   const exchanges = rule.evidence.reduce((sum, evidence) => sum + evidence.exchanges.length, 0);
-  const label = `Evidence: ${rule.evidence.length === 1 ? 'one finding' : `${rule.evidence.length} findings`}, ${exchanges} ${exchanges === 1 ? 'exchange' : 'exchanges'}`;
+  const findings = rule.evidence.length === 1 ? 'one finding' : `${rule.evidence.length} findings`;
+  const label = `Evidence: ${findings}${exchanges > 0 ? `, ${exchanges} ${exchanges === 1 ? 'exchange' : 'exchanges'}` : ''}`;
   return html`<details class="evidence"><summary>${label}</summary>
 ${rule.evidence.map((evidence) => evidenceItem(evidence, rule.evidence.length === 1 ? rule.message : undefined))}
 </details>`;
