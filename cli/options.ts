@@ -123,7 +123,7 @@ export function parseArguments(argv: string[], env: NodeJS.ProcessEnv, version: 
 }
 
 /** --baseline is read, and --write-baseline's folder checked, before anything is sent. */
-function baselineOption(file: string, mode: 'read' | 'write' = 'read'): Baseline | undefined {
+export function baselineOption(file: string, mode: 'read' | 'write' = 'read'): Baseline | undefined {
   try {
     if (mode === 'read') return readBaselineFile(file, loadCatalog().rules);
     checkBaselineTarget(file);
