@@ -77,7 +77,7 @@ describe.skipIf(missing !== undefined)('report.html in headless Chromium', () =>
   it('fits a phone screen: nothing is wider than the viewport, even with evidence open', async () => {
     const { page } = await open(browser, reportHtml, PHONE);
     await page.locator('#rule-LIST-02 details.evidence > summary').click();
-    const widest = await page.evaluate(() => document.documentElement.scrollWidth);
+    const widest = await page.evaluate('document.documentElement.scrollWidth');
     expect(widest).toBeLessThanOrEqual(PHONE.width);
     await page.screenshot({ path: join(run.reportDir, 'report-phone.png'), fullPage: true });
     await page.locator('#rule-LIST-02').screenshot({ path: join(run.reportDir, 'report-phone-LIST-02.png') });
@@ -119,7 +119,7 @@ describe.skipIf(missing !== undefined)('report.html in headless Chromium', () =>
     writeFileSync(file, toHtml(sampleReport()));
     const { page, fetched, errors } = await open(browser, file);
     await page.locator('#rule-CREATE-03 details.evidence > summary').click();
-    expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
+    expect(await page.evaluate('window.__pwned')).toBeUndefined();
     expect(await page.locator('#rule-CREATE-03 .http-response').innerText()).toContain('{"name":"</pre><script>window.__pwned=1</script><img src=x onerror="window.__pwned=2">","note":"[U+202E]evil␇"}');
     expect(await page.locator('#rule-CREATE-03 .message').innerText()).toBe('name was not echoed <b>exactly</b>');
     expect(await page.locator('#rule-FUZZ-01 .counterexample').count()).toBe(1);
