@@ -1,4 +1,4 @@
-import { connect as connectTcp } from 'node:net';
+import { connect as connectTcp, isIP } from 'node:net';
 import { connect as connectTls } from 'node:tls';
 import { readFileSync } from 'node:fs';
 
@@ -18,7 +18,8 @@ export async function assertReachable(baseUrl: string, timeoutMs: number, caFile
   const host = url.hostname.replace(/^\[|\]$/g, '');
   await new Promise<void>((resolve, reject) => {
     const socket = secure
-      ? connectTls({ host, port, servername: host, ca: caFile ? readFileSync(caFile) : undefined, ALPNProtocols: ['http/1.1'] })
+      // SNI carries host names only (RFC 6066): an IP address as servername earns a deprecation warning.
+      ? connectTls({ host, port, servername: isIP(host) ? undefined : host, ca: caFile ? readFileSync(caFile) : undefined, ALPNProtocols: ['http/1.1'] })
       : connectTcp({ host, port });
     const fail = (message: string) => {
       socket.destroy();
@@ -45,6 +46,7 @@ function reachabilityMessage(error: NodeJS.ErrnoException): string {
     case 'UNABLE_TO_GET_ISSUER_CERT_LOCALLY':
       return `the TLS certificate is not trusted (${error.code}); trust its CA with --ca-file <pem>`;
     case 'ERR_TLS_CERT_ALTNAME_INVALID': return 'the TLS certificate does not name this host';
+    case 'ERR_SSL_WRONG_VERSION_NUMBER': return 'the TLS handshake failed: the target answers without TLS (is it plain http://?)';
     default: return error.code ? `${error.code}: ${error.message}` : error.message;
   }
 }

@@ -2,9 +2,11 @@ import { appendFileSync } from 'node:fs';
 import { readFileSync } from 'node:fs';
 import { Agent, request, type Dispatcher } from 'undici';
 import { authorizationFor, type AuthMode, type Exchange, type RecordedRequest, type RecordedResponse } from './exchange.js';
-import { parseJson, stringifyJson } from './json.js';
+import { stringifyJson } from './json.js';
+import { CircuitBreaker } from './circuit-breaker.js';
 import { Pacer, RateLimitWaitTooLong } from './pacing.js';
 import { redact, registerSecret } from './redact.js';
+import { readBody } from './response-body.js';
 
 export interface SendOptions {
   method?: 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH' | 'HEAD' | 'OPTIONS';
@@ -45,7 +47,8 @@ export class BudgetExhausted extends Error {
 /** The target could not be talked to: refused, reset, timed out, unreadable. The check is errored, not failed. */
 export class TransportError extends Error {
   override name = 'TransportError';
-  constructor(message: string, readonly exchange: Exchange) {
+  /** None when the request was never sent (the target had already stopped answering). */
+  constructor(message: string, readonly exchange?: Exchange) {
     super(message);
   }
 }
@@ -58,6 +61,9 @@ export class StillRateLimited extends Error {
   }
 }
 
+/** Transport failures in a row after which the target is taken to have stopped answering (README, Troubleshooting). */
+const FAILURES_IN_A_ROW_BEFORE_GIVING_UP = 3;
+
 /** The one HTTP client of a run: every request goes through it, is paced, recorded and redacted. */
 export class PetstoreClient {
   readonly exchanges: Exchange[] = [];
@@ -67,6 +73,7 @@ export class PetstoreClient {
   private readonly pacer: Pacer;
   private sent = 0;
   private budgetAnnounced = false;
+  private readonly breaker = new CircuitBreaker(FAILURES_IN_A_ROW_BEFORE_GIVING_UP);
   private active = 0;
   private readonly queue: Array<() => void> = [];
 
@@ -154,6 +161,7 @@ export class PetstoreClient {
 
   private async once(spec: SendOptions): Promise<Exchange> {
     this.assertBudgetLeft();
+    if (this.breaker.isOpen) throw new TransportError(this.breaker.reason);
     this.sent += 1;
     const sentAfter = this.exchanges.length;
     const url = this.urlFor(spec);
@@ -187,6 +195,7 @@ export class PetstoreClient {
       durationMs: Math.round((performance.now() - started) * 10) / 10,
     });
     this.record(exchange);
+    this.noteOutcome(exchange.error);
     return exchange;
   }
 
@@ -198,16 +207,8 @@ export class PetstoreClient {
       dispatcher: this.dispatcher,
       signal: AbortSignal.timeout(this.options.timeoutMs),
     });
-    const { text, truncated } = await readCapped(response.body, this.options.maxResponseBytes);
-    const recorded: RecordedResponse = { status: response.statusCode, headers: flattenHeaders(response.headers), rawBody: text, truncated };
-    if (text.length > 0) {
-      try {
-        recorded.json = parseJson(text);
-      } catch (cause) {
-        recorded.jsonError = truncated ? `body cut at ${this.options.maxResponseBytes} bytes` : (cause as Error).message;
-      }
-    }
-    return recorded;
+    const flat = flattenHeaders(response.headers);
+    return { status: response.statusCode, headers: flat, ...await readBody(response.body, flat['content-encoding'], this.options.maxResponseBytes) };
   }
 
   private urlFor(spec: SendOptions): string {
@@ -220,28 +221,18 @@ export class PetstoreClient {
     this.exchanges.push(exchange);
     if (this.options.exchangeLogPath) appendFileSync(this.options.exchangeLogPath, `${redact(stringifyJson(exchange))}\n`);
   }
+
+  /** Feeds the circuit breaker; the person at the terminal hears it once, when it opens. */
+  private noteOutcome(failure: string | undefined): void {
+    const wasOpen = this.breaker.isOpen;
+    this.breaker.record(failure);
+    if (!wasOpen && this.breaker.isOpen) this.notify(`${this.breaker.reason}, and the checks left are reported errored`);
+  }
 }
 
 /** Requests without a valid key are often counted in a bucket of their own; pace them apart. */
 export function credentialOf(auth: AuthMode): 'key' | 'anonymous' {
   return auth === 'key' || auth === 'lowercase-bearer' ? 'key' : 'anonymous';
-}
-
-async function readCapped(body: AsyncIterable<Buffer> & { destroy(): unknown }, cap: number): Promise<{ text: string; truncated: boolean }> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  let truncated = false;
-  for await (const chunk of body) {
-    chunks.push(chunk);
-    size += chunk.length;
-    if (size > cap) {
-      truncated = true;
-      body.destroy();
-      break;
-    }
-  }
-  const bytes = Buffer.concat(chunks).subarray(0, cap);
-  return { text: bytes.toString('utf8'), truncated };
 }
 
 function flattenHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {

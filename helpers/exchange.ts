@@ -39,7 +39,7 @@ export interface RecordedRequest {
 export interface RecordedResponse {
   status: number;
   headers: Record<string, string>;
-  /** The body as text, cut at the size cap. */
+  /** The body as text (decoded when it came compressed); past 64 KiB only the start is kept, with a note of the rest. */
   rawBody: string;
   /** The body parsed losslessly, when it is JSON. */
   json?: Json;
