@@ -48,6 +48,11 @@ export async function startTlsFront(certificate: Certificate, upstreamPort: numb
   return listen(server, 'https', []);
 }
 
+/** Accepts TCP connections and never sends a byte: below HTTP, and below TLS too. */
+export async function startSilentTcpServer(): Promise<LoopbackServer> {
+  return listen(createNetServer(() => undefined), 'https', []);
+}
+
 /** A port nothing listens on, for "connection refused": bound once, then released. */
 export async function unusedPort(): Promise<number> {
   const server = createNetServer();
