@@ -21,13 +21,17 @@ export async function assertReachable(baseUrl: string, timeoutMs: number, caFile
       // SNI carries host names only (RFC 6066): an IP address as servername earns a deprecation warning.
       ? connectTls({ host, port, servername: isIP(host) ? undefined : host, ca: caFile ? readFileSync(caFile) : undefined, ALPNProtocols: ['http/1.1'] })
       : connectTcp({ host, port });
+    // A timer of its own, not socket.setTimeout: that one is idle-based and does not run while the
+    // host name is still being looked up, so a stalled resolver would outlast --timeout.
+    const deadline = setTimeout(() => fail(`no connection within ${timeoutMs} ms (--timeout)`), timeoutMs);
     const fail = (message: string) => {
+      clearTimeout(deadline);
       socket.destroy();
       reject(new TargetUnreachable(`cannot reach ${url.origin}: ${message}`));
     };
-    socket.setTimeout(timeoutMs, () => fail(`no connection within ${timeoutMs} ms (--timeout)`));
     socket.once('error', (error: NodeJS.ErrnoException) => fail(reachabilityMessage(error)));
     socket.once(secure ? 'secureConnect' : 'connect', () => {
+      clearTimeout(deadline);
       socket.end();
       resolve();
     });
