@@ -1,0 +1,126 @@
+// POST /pets (createPet) under property-based fuzzing: generated invalid bodies must get 400, generated
+// valid ones 201 and an exact echo. --seed replays a run; every failure is shrunk and can be replayed.
+import { describe } from 'vitest';
+import type fc from 'fast-check';
+import {
+  allocateRuns, invalidBodies, MUTATIONS, newPet, seedFor, VALID_SHAPES, type InvalidBody, type NewPetBody,
+} from '../helpers/arbitraries.js';
+import { check, type CheckContext } from '../helpers/check.js';
+import { expectSchema, expectStatus, expectThat } from '../helpers/expect.js';
+import { fuzzForViolation, type FuzzFailure } from '../helpers/fuzz.js';
+import { jsonEquals, stringifyJson } from '../helpers/json.js';
+import { RuleViolation } from '../helpers/outcome.js';
+import { show, petFieldDifferences, type PetField } from '../helpers/pet-fields.js';
+import { petName, recordIfCreated } from '../helpers/pets.js';
+
+// Each shrink step is one more request (and, on a server that wrongly accepts, one more pet): enough steps
+// to strip a body to what matters, few enough that a badly broken server costs a bounded number.
+const SHRINK_STEPS_PER_FAILURE = 25;
+const SHRINK_STEPS_PER_RULE = 60;
+
+/** What one property needs to turn its failure into a counterexample a vendor can replay. */
+interface Property<T> {
+  ctx: CheckContext;
+  /** The option that sets how many runs this rule sends. */
+  runsOption: '--fuzz-runs' | '--fuzz-valid-runs';
+  /** The exact body text a value was sent as. */
+  textOf(value: T): string;
+  /** The named mutation or shape, as the failure shows it. */
+  labelOf(value: T): string;
+}
+
+/** Runs one kind's property with its share of the run; a failure becomes a violation carrying its counterexample. */
+async function fuzzKind<T>(property: Property<T>, arbitrary: fc.Arbitrary<T>, kindIndex: number, runs: number, shrinkBudget: { left: number }, probe: (value: T) => Promise<void>): Promise<void> {
+  const { ctx } = property;
+  const maxShrinks = Math.min(SHRINK_STEPS_PER_FAILURE, shrinkBudget.left);
+  const failure = await fuzzForViolation(arbitrary, { seed: seedFor(ctx.config.seed, kindIndex), runs, maxShrinks }, probe);
+  if (!failure) return;
+  shrinkBudget.left -= failure.shrinkSteps;
+  throw counterexample(property, failure);
+}
+
+function counterexample<T>(property: Property<T>, failure: FuzzFailure<T>): RuleViolation {
+  const { ctx, runsOption } = property;
+  const { seed } = ctx.config;
+  const runs = runsOption === '--fuzz-runs' ? ctx.config.fuzzRuns : ctx.config.fuzzValidRuns;
+  const seen = failure.violation.evidence[0];
+  const replay = `npx petstore-conformance --base-url ${ctx.config.baseUrl} --only ${ctx.rule.id} --seed ${seed} ${runsOption} ${runs}`;
+  const shrunk = failure.shrinkSteps === 0 ? 'not shrunk' : `shrunk in ${failure.shrinkSteps} step(s)`;
+  return new RuleViolation(`${failure.violation.message}; seed ${seed}, ${shrunk}`, {
+    expected: seen?.expected,
+    seen: seen?.seen,
+    exchanges: seen?.exchanges.map((evidence) => evidence.exchange),
+    counterexample: { seed, path: failure.path, mutation: property.labelOf(failure.value), body: property.textOf(failure.value), replay },
+  });
+}
+
+/** Sends one body to createPet; a pet a server wrongly creates is still put on record. */
+async function post(ctx: CheckContext, text: string) {
+  const exchange = await ctx.client.send({ method: 'POST', path: '/pets', body: text });
+  recordIfCreated(ctx, exchange);
+  return exchange;
+}
+
+/** 400 with an Error body whose status is 400: never 2xx, never 5xx, never another 4xx such as 422. */
+async function expectRejected(ctx: CheckContext, body: InvalidBody): Promise<void> {
+  const exchange = await post(ctx, body.text);
+  const context = `${body.mutation} (${body.detail})`;
+  expectStatus(exchange, [400], context);
+  const error = expectSchema(exchange, 'Error', context) as { status?: unknown };
+  expectThat(jsonEquals(error.status, 400), `${context}: expected an Error whose status is 400, saw ${show(error.status)}`, {
+    expected: 'Error.status 400', seen: `Error.status ${show(error.status)}`, exchanges: [exchange],
+  });
+}
+
+/** 201 with a Pet that carries exactly the name, categoryId and status sent (int64 compared exactly). */
+async function expectEchoed(ctx: CheckContext, shape: string, pet: NewPetBody): Promise<void> {
+  const exchange = await post(ctx, stringifyJson(pet));
+  const context = `valid NewPet (${shape})`;
+  expectStatus(exchange, [201], context);
+  const created = expectSchema(exchange, 'Pet', context);
+  // Without a status sent, the Pet schema alone decides: absent or a PetStatus (the spec states no default).
+  const fields: PetField[] = pet.status === undefined ? ['name', 'categoryId'] : ['name', 'categoryId', 'status'];
+  const differences = petFieldDifferences(pet, created, fields);
+  expectThat(differences.length === 0, `${context}: expected the Pet to echo what was sent, saw ${differences.join('; ')}`, {
+    expected: `the Pet echoing ${fields.join(', ')}`, seen: differences.join('; '), exchanges: [exchange],
+  });
+}
+
+/** Names of created pets carry the run ID; what follows is generated. */
+function namePrefix(ctx: CheckContext): string {
+  return petName(ctx.config.runId, 'fuzz-');
+}
+
+describe('fuzzing', () => {
+  check('FUZZ-01', async (ctx) => {
+    const { seed, fuzzRuns } = ctx.config;
+    if (fuzzRuns === 0) ctx.skip('--fuzz-runs 0 sends no invalid bodies; give it a positive count');
+    const runs = allocateRuns(fuzzRuns, MUTATIONS.map((mutation) => mutation.weight));
+    const property: Property<InvalidBody> = {
+      ctx, runsOption: '--fuzz-runs', textOf: (body) => body.text, labelOf: (body) => `${body.mutation}: ${body.detail}`,
+    };
+    const shrinkBudget = { left: SHRINK_STEPS_PER_RULE };
+    for (const [index, mutation] of MUTATIONS.entries()) {
+      if (runs[index] === 0) continue;
+      await ctx.softly(() => fuzzKind(property, invalidBodies(namePrefix(ctx), mutation), index, runs[index]!, shrinkBudget, (body) => expectRejected(ctx, body)));
+    }
+    const tried = MUTATIONS.filter((_, index) => runs[index]! > 0).length;
+    ctx.observe(`seed ${seed}: ${fuzzRuns} generated invalid bodies over ${tried} of ${MUTATIONS.length} mutations (replay with --seed ${seed})`);
+  });
+
+  check('FUZZ-02', async (ctx) => {
+    const { seed, fuzzValidRuns } = ctx.config;
+    if (fuzzValidRuns === 0) ctx.skip('--fuzz-valid-runs 0 sends no valid bodies; give it a positive count');
+    const runs = allocateRuns(fuzzValidRuns, VALID_SHAPES.map(() => 1));
+    const shrinkBudget = { left: SHRINK_STEPS_PER_RULE };
+    for (const [index, shape] of VALID_SHAPES.entries()) {
+      if (runs[index] === 0) continue;
+      const property: Property<NewPetBody> = {
+        ctx, runsOption: '--fuzz-valid-runs', textOf: (pet) => stringifyJson(pet), labelOf: () => `valid NewPet, ${shape.shape}: ${shape.about}`,
+      };
+      // Offset past the mutations, so that no valid shape shares a seed with a mutation of FUZZ-01.
+      await ctx.softly(() => fuzzKind(property, newPet(namePrefix(ctx), shape), MUTATIONS.length + index, runs[index]!, shrinkBudget, (pet) => expectEchoed(ctx, shape.shape, pet)));
+    }
+    ctx.observe(`seed ${seed}: ${fuzzValidRuns} generated valid bodies, each creating a pet (replay with --seed ${seed})`);
+  });
+});
