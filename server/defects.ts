@@ -11,6 +11,8 @@ export interface DefectSpec {
   rules: readonly string[];
   /** Settings without which the defect would not show (they never override what the caller sets). */
   options?: Partial<ServerSettings>;
+  /** CLI options without which no check can see the defect (a rule that runs only on request). */
+  cliArgs?: readonly string[];
 }
 
 // Pets enough that a page past 100 can be served.
@@ -135,8 +137,8 @@ export const DEFECTS = [
     description: 'accepts any status string (Available, unknown, …)',
     rules: ['CREATE-11', 'FUZZ-01'],
   },
-  { id: 'create-array-body', area: 'creating', description: 'accepts an array body and creates its first element', rules: ['CREATE-12'] },
-  { id: 'create-malformed-500', area: 'creating', description: 'answers malformed JSON or an empty body with 500', rules: ['CREATE-13', 'ERR-04'] },
+  { id: 'create-array-body', area: 'creating', description: 'accepts an array body and creates its first element', rules: ['CREATE-12', 'FUZZ-01'] },
+  { id: 'create-malformed-500', area: 'creating', description: 'answers malformed JSON or an empty body with 500', rules: ['CREATE-13', 'ERR-04', 'FUZZ-01'] },
   {
     id: 'create-422',
     area: 'creating',
@@ -216,7 +218,13 @@ export const DEFECTS = [
   { id: 'list-text-plain', area: 'errors', description: 'sends the GET /pets list as text/plain', rules: ['ERR-05'] },
   { id: 'errors-unknown-status-500', area: 'errors', description: 'answers an unknown status filter with 500', rules: ['ERR-04'] },
   // ── rate limits ──
-  { id: 'rate-headers-missing-on-errors', area: 'ratelimit', description: 'leaves the X-RateLimit headers off error responses', rules: ['RATE-01'] },
+  {
+    id: 'rate-headers-missing-on-errors',
+    area: 'ratelimit',
+    // The probe's 429 is an error response too, and RATE-10 judges its headers.
+    description: 'leaves the X-RateLimit headers off error responses (the 429 included)',
+    rules: ['RATE-01', 'RATE-10'],
+  },
   { id: 'rate-remaining-frozen', area: 'ratelimit', description: 'always reports X-RateLimit-Remaining equal to the limit', rules: ['RATE-04', 'RATE-10'] },
   { id: 'rate-reset-delta-seconds', area: 'ratelimit', description: 'sends X-RateLimit-Reset as seconds until the reset', rules: ['RATE-05'] },
   {
@@ -235,6 +243,9 @@ export const DEFECTS = [
     area: 'ratelimit',
     description: 'keeps answering 429 after Retry-After has passed (a limited credential never gets a fresh window)',
     rules: ['RATE-11'],
+    // Recovery is checked only on request; a short window keeps the wait for Retry-After to seconds.
+    options: { rateLimit: { limit: 1000, windowMs: 5_000 } },
+    cliArgs: ['--verify-recovery'],
   },
 ] as const satisfies readonly DefectSpec[];
 
