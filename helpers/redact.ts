@@ -6,10 +6,19 @@ const secrets = new Set<string>();
 /** Registers a secret; every form a request could carry it in (plain, base64 for Basic) is redacted. */
 export function registerSecret(secret: string): void {
   if (secret.length === 0) return;
-  secrets.add(secret);
-  secrets.add(Buffer.from(secret).toString('base64'));
-  secrets.add(Buffer.from(`${secret}:`).toString('base64'));
-  secrets.add(encodeURIComponent(secret));
+  const forms = [
+    secret,
+    Buffer.from(secret).toString('base64'),
+    Buffer.from(`${secret}:`).toString('base64'),
+    encodeURIComponent(secret),
+    // A server that echoes the key in JSON with escaped slashes (PHP's default) writes it so.
+    secret.replaceAll('/', '\\/'),
+  ];
+  // Each also as it reads inside a JSON string of a report, where an echoed body is escaped once more.
+  for (const form of forms) {
+    secrets.add(form);
+    secrets.add(JSON.stringify(form).slice(1, -1));
+  }
 }
 
 /** The text with every registered secret replaced by the placeholder: the last line of defence before output. */

@@ -1,0 +1,38 @@
+// A target that echoes the key back: in an error message, in a header, in a body it compresses. The
+// key must still appear in no output and no report file, whatever the target does with it.
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { gzipSync } from 'node:zlib';
+import { runCli } from './support/cli.js';
+import { expectKeyNowhere, ruleOf } from './support/hostile-run.js';
+import { startHttpServer, type LoopbackServer } from './support/hostile-servers.js';
+
+// Shaped like many real keys (base64 with + / =), so that every escaping a report applies is exercised.
+const KEY = 'pk_live+Echo/7rQ2x9w==';
+let target: LoopbackServer;
+
+beforeAll(async () => {
+  // In turn: the key echoed as sent, in JSON with escaped slashes (PHP's default), and gzipped.
+  target = await startHttpServer((request, response, index) => {
+    const sent = request.headers.authorization ?? '(none)';
+    const json = JSON.stringify({ code: 'unauthorized', message: `token ${sent} is not valid here`, status: 401 });
+    const headers = { 'content-type': 'application/json', 'x-debug-authorization': sent };
+    if (index % 3 === 0) response.writeHead(401, headers).end(json);
+    else if (index % 3 === 1) response.writeHead(401, headers).end(json.replaceAll('/', '\\/'));
+    else response.writeHead(401, { ...headers, 'content-encoding': 'gzip' }).end(gzipSync(json));
+  });
+});
+
+afterAll(async () => {
+  await target.close();
+});
+
+it('a key the target echoes in its bodies and headers is redacted from the output and every report', async () => {
+  const run = await runCli(['--base-url', target.baseUrl, '--only', 'listing,auth', '--timeout', '2000'], { env: { PETSTORE_API_KEY: KEY } });
+  expect(run.code, run.stderr).toBe(1);
+  // The echo did reach the reports (redacted), so the search below looks where the key would be.
+  const seen = ruleOf(run, 'LIST-01').evidence[0]?.exchanges[0]?.exchange.response;
+  expect(seen?.headers['x-debug-authorization']).toBe('Bearer $PETSTORE_API_KEY');
+  expect(seen?.rawBody).toContain('token Bearer $PETSTORE_API_KEY is not valid here');
+  expect(target.requests.some((request) => request.headers.authorization === `Bearer ${KEY}`)).toBe(true);
+  expectKeyNowhere(run, KEY);
+});
