@@ -255,7 +255,11 @@ export function describeTransportError(cause: unknown, timeoutMs: number): strin
     return `no complete response within ${timeoutMs} ms (--timeout)`;
   }
   if (code === 'ECONNREFUSED') return 'connection refused';
-  if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET') return 'connection reset by the server';
+  if (code === 'ECONNRESET') return 'connection reset by the server';
+  // undici reports a reset and a plain close mid-response alike ("other side closed").
+  if (code === 'UND_ERR_SOCKET') return 'the server closed the connection before the response was complete';
+  if (code === 'UND_ERR_HEADERS_OVERFLOW') return 'the response headers exceed 16 KiB';
+  if (error.name === 'HTTPParserError') return `the answer is not HTTP/1.1 (${error.message}); is this an https:// or a non-HTTP port?`;
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return 'host name does not resolve';
   if (code?.startsWith('ERR_TLS') || code?.includes('CERT') || code === 'DEPTH_ZERO_SELF_SIGNED_CERT') {
     return `TLS failure (${code}): the server certificate is not trusted (--ca-file trusts a given CA)`;

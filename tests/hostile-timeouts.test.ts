@@ -3,7 +3,7 @@
 // run ends within a bound set by --timeout (README, Troubleshooting) instead of --timeout per request.
 import { afterEach, describe, expect, it } from 'vitest';
 import { expectKeyNowhere, ruleOf, rulesRun, runAgainst } from './support/hostile-run.js';
-import { dribble, startHttpServer, startSilentTcpServer, type LoopbackServer } from './support/hostile-servers.js';
+import { dribble, startHttpServer, startTcpServer, type LoopbackServer } from './support/hostile-servers.js';
 
 /** Requests that may wait out --timeout: three in a row open the breaker, and up to concurrency − 1 were already on their way. */
 const CONCURRENCY = 4;
@@ -59,7 +59,7 @@ describe('a target that accepts requests and never answers', () => {
 });
 
 it('a target that takes the TCP connection and never starts TLS is unreachable after one --timeout: exit 3', async () => {
-  target = await startSilentTcpServer();
+  target = await startTcpServer('https', () => undefined);
   const run = await runAgainst(target.baseUrl, ['--timeout', '500']);
   expect(run.code, run.stderr).toBe(3);
   expect(run.stderr).toBe(`petstore-conformance: cannot reach https://127.0.0.1:${target.port}: no connection within 500 ms (--timeout)\n`);

@@ -48,9 +48,12 @@ export async function startTlsFront(certificate: Certificate, upstreamPort: numb
   return listen(server, 'https', []);
 }
 
-/** Accepts TCP connections and never sends a byte: below HTTP, and below TLS too. */
-export async function startSilentTcpServer(): Promise<LoopbackServer> {
-  return listen(createNetServer(() => undefined), 'https', []);
+/** A raw TCP server, below HTTP and TLS: `scheme` only shapes the base URL a test hands the CLI. */
+export async function startTcpServer(scheme: 'http' | 'https', onConnection: (socket: Socket) => void): Promise<LoopbackServer> {
+  return listen(createNetServer((socket) => {
+    socket.on('error', () => undefined); // a client hanging up on garbage is expected here
+    onConnection(socket);
+  }), scheme, []);
 }
 
 /** A port nothing listens on, for "connection refused": bound once, then released. */
