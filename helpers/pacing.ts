@@ -137,6 +137,18 @@ export class Pacer {
     return window.blockedUntilMs - now;
   }
 
+  /** Waits, announced, for the credential's current window to end: the 429 probe wants a whole window. */
+  async untilWindowEnds(credential: string, why: string): Promise<void> {
+    const window = this.window(credential);
+    const waitMs = (window.resetAtMs ?? 0) - this.now();
+    if (waitMs <= 0) return;
+    if (waitMs > this.options.maxWaitMs) {
+      throw new RateLimitWaitTooLong(`${labelOf(credential)}: the rate-limit window ends in ${seconds(waitMs)} s, longer than the ${seconds(this.options.maxWaitMs)} s a run waits`);
+    }
+    this.announce(credential, window, waitMs, why);
+    await this.sleep(waitMs);
+  }
+
   /** The window as last seen, for the checks and the tests. */
   snapshot(credential: string): Readonly<Omit<Window, 'waiters'>> {
     const { waiters: _waiters, ...rest } = this.window(credential);
@@ -201,13 +213,13 @@ export class Pacer {
     return serverNow === undefined ? serverMs : Math.max(serverMs, now + serverMs - serverNow - 1000);
   }
 
-  private announce(credential: string, window: Window, waitMs: number): void {
+  private announce(credential: string, window: Window, waitMs: number, reason?: string): void {
     const until = this.now() + waitMs;
     if (waitMs < ANNOUNCE_FROM_MS || until <= window.announcedUntilMs) return;
     window.announcedUntilMs = until;
-    const why = window.blockedUntilMs > this.now()
+    const why = reason ?? (window.blockedUntilMs > this.now()
       ? window.blockReason ?? 'answered 429'
-      : `X-RateLimit-Remaining ${window.remaining} of ${window.limit ?? '?'}, ${this.options.reserve} kept in reserve`;
+      : `X-RateLimit-Remaining ${window.remaining} of ${window.limit ?? '?'}, ${this.options.reserve} kept in reserve`);
     this.options.onWait(`rate limit (${labelOf(credential)}): ${why}; waiting ${seconds(waitMs)} s, until ${new Date(until).toISOString().slice(11, 19)}Z`);
   }
 

@@ -3,7 +3,7 @@
 //
 // One defect by hand:  npm run build && npx vitest run tests/mutation.test.ts -t list-limit-ignored
 import { afterAll, describe, expect, it } from 'vitest';
-import { DEFECTS, type DefectSpec } from '../server/defects.js';
+import { defectById, DEFECTS, type DefectSpec } from '../server/defects.js';
 import { certify, type CliRun } from './support/cli.js';
 import { diffAgainst, formatDiff, isCaught, outputTail, timedInChildSlot, type RuleDiff } from './support/harness.js';
 
@@ -48,7 +48,7 @@ describe.concurrent('every defect of the reference server is caught by exactly t
     it(`${defect.id} fails ${defect.rules.join(', ')}`, async () => {
       // A run that cannot even finish counts against the score before its error fails the test.
       outcomes.set(defect.id, { caught: false, wallMs: 0 });
-      const { result: run, ms: wallMs } = await timedInChildSlot(() => certify({ defects: [defect.id] }, CLI_ARGS, { timeoutMs: RUN_TIMEOUT_MS }));
+      const { result: run, ms: wallMs } = await timedInChildSlot(() => certify({ defects: [defect.id] }, [...CLI_ARGS, ...(defectById(defect.id).cliArgs ?? [])], { timeoutMs: RUN_TIMEOUT_MS }));
       const diff = diffAgainst(defect.rules, run.report);
       const caught = run.report !== undefined && run.code === 1 && isCaught(diff);
       outcomes.set(defect.id, { caught, wallMs, reportMs: run.report?.durationMs });
