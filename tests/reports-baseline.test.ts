@@ -7,6 +7,8 @@ import type { Rule } from '../helpers/catalog.js';
 import { certify } from './support/cli.js';
 import { withChildSlot } from './support/harness.js';
 
+// A run may first wait for one of the machine's child slots, held by other test files.
+const SLOT_WAIT_MS = 5 * 60_000;
 const DEFECT = { defects: ['list-default-limit-10' as const] }; // fails LIST-02 alone
 const LISTING = ['--only', 'listing'];
 
@@ -50,7 +52,7 @@ describe('--baseline gating', () => {
     expect(run.report?.baseline).toEqual({ file, known: ['LIST-02'], nowPassing: [], notJudged: [], unlisted: [] });
     expect(run.stdout).toContain(`Baseline ${file}: 1 known failure(s) tolerated (LIST-02)`);
     expect(readFileSync(join(run.reportDir, 'summary.md'), 'utf8')).toContain('(known, in baseline)');
-  });
+  }, SLOT_WAIT_MS);
 
   it('fails a run whose failure is not listed: exit 1, the regression named', async () => {
     const file = baselineFile('# nothing known\n');
@@ -58,7 +60,7 @@ describe('--baseline gating', () => {
     expect(run.code).toBe(1);
     expect(run.report?.baseline?.unlisted).toEqual(['LIST-02']);
     expect(run.stdout).toContain('NEW FAILURE(S) not in the baseline: LIST-02');
-  });
+  }, SLOT_WAIT_MS);
 
   it(`fails the run with exit ${EXIT_BASELINE_STALE} when a listed rule passes now, so the list cannot rot`, async () => {
     const file = baselineFile('LIST-02\n');
@@ -67,7 +69,7 @@ describe('--baseline gating', () => {
     expect(run.report?.exitCode).toBe(EXIT_BASELINE_STALE);
     expect(run.report?.baseline?.nowPassing).toEqual(['LIST-02']);
     expect(run.stdout).toContain(`NOW PASSING, remove from ${file}: LIST-02`);
-  });
+  }, SLOT_WAIT_MS);
 
   it('refuses a baseline listing an ID unknown to the catalog: exit 2, a clear message, nothing sent', async () => {
     const file = baselineFile('LIST-02\nLIST-99\n');
@@ -75,14 +77,14 @@ describe('--baseline gating', () => {
     expect(run.code).toBe(2);
     expect(run.stderr.trim()).toBe(`petstore-conformance: baseline ${file} line 2: LIST-99 is not a rule of the catalog; remove it (petstore-conformance --list shows the rules)`);
     expect(run.server.stats().requests).toBe(0);
-  });
+  }, SLOT_WAIT_MS);
 
   it('refuses a baseline file that does not exist, saying how to make one', async () => {
     const missing = join(tmpdir(), 'petstore-no-such-baseline.txt');
     const run = await certify(DEFECT, [...LISTING, '--baseline', missing]);
     expect(run.code).toBe(2);
     expect(run.stderr).toContain(`cannot read baseline ${missing} (no such file): write one with --write-baseline ${missing}`);
-  });
+  }, SLOT_WAIT_MS);
 
   it('--write-baseline writes the failing rules; gating on that file passes, and rewriting it keeps its notes', async () => {
     const file = join(mkdtempSync(join(tmpdir(), 'petstore-baseline-')), 'baseline.txt');
@@ -97,5 +99,5 @@ describe('--baseline gating', () => {
     const second = await withChildSlot(() => certify(DEFECT, [...LISTING, '--baseline', file, '--write-baseline', file]));
     expect(second.code, second.stdout + second.stderr).toBe(0);
     expect(readFileSync(file, 'utf8')).toMatch(/^LIST-02 {2}# ticket PET-1$/m);
-  });
+  }, SLOT_WAIT_MS);
 });

@@ -9,6 +9,9 @@ import { parseJson } from '../helpers/json.js';
 import { certify, runCli, type CliRun } from './support/cli.js';
 import { withChildSlot } from './support/harness.js';
 
+// A run may first wait for one of the machine's child slots, held by other test files.
+const SLOT_WAIT_MS = 5 * 60_000;
+
 // The HAR 1.2 JSON Schemas published as har-schema: an independent statement of the format.
 function harValidator() {
   const schemas = createRequire(import.meta.url)('har-schema') as Record<string, { $id: string }>;
@@ -28,7 +31,7 @@ describe('report files of a run against a server with a defect', () => {
   beforeAll(async () => {
     run = await withChildSlot(() => certify({ defects: ['list-default-limit-10'] }, ['--only', 'listing']));
     har = parseJson(readFileSync(join(run.reportDir, 'exchanges.har'), 'utf8')) as unknown as Har;
-  });
+  }, SLOT_WAIT_MS);
 
   it('writes every report by default', () => {
     expect(readdirSync(run.reportDir).sort()).toEqual(['exchanges.har', 'junit.xml', 'report.html', 'report.json', 'summary.md']);
@@ -91,7 +94,7 @@ describe('--reporter and --json', () => {
     const printed = parseJson(run.stdout) as unknown as { verdict: string; rules: Array<{ id: string; status: string }> };
     expect(printed.rules.find((rule) => rule.id === 'LIST-01')?.status).toBe('passed');
     expect(run.code).toBe(0);
-  });
+  }, SLOT_WAIT_MS);
 
   it('an unknown reporter is a usage error that names the known ones, before anything runs', async () => {
     const run = await runCli(['--reporter', 'html,pdf']);
