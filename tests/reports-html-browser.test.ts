@@ -128,7 +128,7 @@ describe.skipIf(missing !== undefined)('report.html in headless Chromium', () =>
     expect(await page.locator('#rule-CREATE-03 .message').innerText()).toBe('name was not echoed <b>exactly</b>');
     expect(await page.locator('#rule-FUZZ-01 .counterexample').count()).toBe(1);
     await page.locator('#rule-FUZZ-01 details.evidence > summary').click();
-    expect(await page.locator('#rule-FUZZ-01 .counterexample').innerText()).toMatch(/Fuzzing seed 424242, at \/categoryId, mutation string instead of integer/);
+    expect(await page.locator('#rule-FUZZ-01 .counterexample').innerText()).toMatch(/Fuzzing seed 424242, mutation categoryId as a string \(fast-check counterexample path 3:0:1\)\. Shrunk body:\s+\{"name":"a","categoryId":"1"\}/);
     await page.locator('#rule-CREATE-03').screenshot({ path: join(dir, 'hostile-CREATE-03.png') });
     expect(fetched).toEqual([]);
     expect(errors).toEqual([]);

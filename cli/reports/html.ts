@@ -190,7 +190,7 @@ ${evidence.expected !== undefined || evidence.seen !== undefined ? html`<dl clas
 <dt>Seen</dt><dd><pre>${evidence.seen ?? '(not stated)'}</pre></dd>
 </dl>` : ''}
 ${example ? html`<div class="counterexample">
-<p class="exchange-part">Fuzzing seed <strong>${example.seed}</strong>, at <code>${example.path}</code>${example.mutation ? html`, mutation <code>${example.mutation}</code>` : ''}. Shrunk body:</p>
+<p class="exchange-part">Fuzzing seed <strong>${example.seed}</strong>${example.mutation ? html`, mutation <code>${example.mutation}</code>` : ''}${example.path ? html` (fast-check counterexample path <code>${example.path}</code>)` : ''}. Shrunk body:</p>
 <pre>${example.body}</pre>
 <p class="exchange-part">Replay</p>
 <pre>${example.replay}</pre>

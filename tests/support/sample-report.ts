@@ -65,7 +65,7 @@ export function sampleReport(overrides: Partial<Report> = {}): Report {
         message: 'an invalid body was accepted with 201',
         expected: '400', seen: '201',
         exchanges: [],
-        counterexample: { seed: 424242, path: '/categoryId', mutation: 'string instead of integer', body: '{"name":"a","categoryId":"1"}', replay: 'petstore-conformance --only FUZZ-01 --seed 424242' },
+        counterexample: { seed: 424242, path: '3:0:1', mutation: 'categoryId as a string', body: '{"name":"a","categoryId":"1"}', replay: 'petstore-conformance --only FUZZ-01 --seed 424242' },
       }],
     }),
     rule({ id: 'AUTH-06', level: 'SHOULD', area: 'auth', status: 'errored', message: 'no response (connection reset by the server)' }),
