@@ -114,7 +114,7 @@ footer { margin: 2rem 0 1rem; color: var(--muted); font-size: 0.8125rem; }
   .page { max-width: none; padding: 0; }
   .filters, .to-fix { display: none !important; }
   details::details-content { content-visibility: visible; display: block; }
-  details > summary { list-style: none; color: var(--fg); font-weight: 600; }
+  details > summary, details.options > summary, details.evidence > summary { list-style: none; color: var(--fg); font-weight: 600; }
   pre { max-height: none; overflow: visible; border-color: #999; }
   .rule-head, .exchange h4 { break-after: avoid; }
   .verdict, .badge { print-color-adjust: exact; -webkit-print-color-adjust: exact; }
