@@ -104,12 +104,19 @@ export const DEFECTS = [
     description: 'stores categoryId as a double, so values above 2^53 come back changed',
     rules: ['CREATE-03', 'CREATE-05', 'FUZZ-02'],
   },
-  { id: 'create-same-id', area: 'creating', description: 'gives every created pet the first id', rules: ['CREATE-04'] },
+  {
+    id: 'create-same-id',
+    area: 'creating',
+    description: 'gives every created pet the first id',
+    // GET of that id serves the last pet stored under it, so every other pet cannot be fetched back.
+    rules: ['CREATE-04', 'CREATE-05', 'FETCH-01'],
+  },
   {
     id: 'create-not-stored',
     area: 'creating',
     description: 'answers 201 but forgets the pet (GET gives 404, lists leave it out)',
-    rules: ['CREATE-05', 'LIST-02', 'LIST-10', 'FETCH-01'],
+    // The list checks count the pets the server said it created: every page comes back short.
+    rules: ['CREATE-05', 'LIST-02', 'LIST-03', 'LIST-04', 'LIST-05', 'LIST-10', 'LIST-11', 'FETCH-01'],
   },
   {
     id: 'create-missing-status-unknown',
@@ -194,6 +201,7 @@ export const DEFECTS = [
   },
   { id: 'auth-403', area: 'auth', description: 'answers a missing or invalid key with 403 instead of 401', rules: [...ERROR_BODY_RULES, 'AUTH-07'] },
   { id: 'auth-store-orders-open', area: 'auth', description: 'serves GET /store/orders without a valid key', rules: [...ERROR_BODY_RULES] },
+  { id: 'auth-store-orders-rejects-key', area: 'auth', description: 'answers GET /store/orders with 401 even with a valid key', rules: ['AUTH-06'] },
   {
     id: 'auth-after-validation',
     area: 'auth',
@@ -213,7 +221,7 @@ export const DEFECTS = [
     id: 'errors-without-code',
     area: 'errors',
     description: 'leaves code out of every Error body',
-    rules: ['ERR-02', ...ERROR_BODY_RULES, ...CREATE_400_RULES, 'FETCH-02', 'FUZZ-01', 'RATE-09'],
+    rules: ['ERR-02', ...ERROR_BODY_RULES, ...CREATE_400_RULES, 'LIST-06', 'LIST-07', 'FETCH-02', 'FUZZ-01', 'RATE-09'],
   },
   { id: 'list-text-plain', area: 'errors', description: 'sends the GET /pets list as text/plain', rules: ['ERR-05'] },
   { id: 'errors-unknown-status-500', area: 'errors', description: 'answers an unknown status filter with 500', rules: ['ERR-04'] },

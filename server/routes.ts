@@ -22,7 +22,10 @@ export function registerRoutes(app: FastifyInstance, ctx: Context): void {
   app.get(`${base}/pets`, listPets(ctx));
   app.post(`${base}/pets`, createPet(ctx));
   if (!ctx.has('fetch-removed')) app.get(`${base}/pets/:petId`, getPet(ctx));
-  if (!ctx.has('store-orders-missing')) app.get(`${base}/store/orders`, async (_request, reply) => sendJson(reply, ctx, 200, []));
+  if (!ctx.has('store-orders-missing')) {
+    app.get(`${base}/store/orders`, async (_request, reply) =>
+      ctx.has('auth-store-orders-rejects-key') ? sendUnauthorized(reply, ctx) : sendJson(reply, ctx, 200, []));
+  }
 }
 
 /** Answers a failed parse of a parameter with the Error it calls for. */

@@ -3,7 +3,7 @@ import { describe } from 'vitest';
 import { check, type CheckContext } from '../helpers/check.js';
 import { skipIfGetPetRemoved } from '../helpers/deprecation.js';
 import { describeExchange, type Exchange } from '../helpers/exchange.js';
-import { expectError, expectSchema, expectStatus, expectThat, responseOf } from '../helpers/expect.js';
+import { expectError, expectSchema, expectStatus, expectThat, preview, responseOf } from '../helpers/expect.js';
 import type { Json } from '../helpers/json.js';
 import { operationOf } from '../helpers/operations.js';
 import { petFieldDifferences, show, type PetField } from '../helpers/pet-fields.js';
@@ -70,6 +70,18 @@ function createdId(created: Creation): number | bigint | undefined {
   if (!wasCreated(created)) return undefined;
   const id = (responseOf(created.exchange).json as Record<string, Json> | undefined)?.id;
   return (typeof id === 'number' && Number.isInteger(id)) || typeof id === 'bigint' ? id : undefined;
+}
+
+/**
+ * Fails when a pet this suite created came back without an integer id: the id is the only handle on a
+ * created pet, so without it neither uniqueness (CREATE-04) nor fetching back (CREATE-05) can hold.
+ */
+async function expectIdsReturned(ctx: CheckContext): Promise<void> {
+  const created = await Promise.all([...creations.values()]);
+  const idless = created.filter((one) => wasCreated(one) && createdId(one) === undefined);
+  expectThat(idless.length === 0, `${idless.length} created pet(s) came back without an integer id, so the server gives no handle on them (${idless.map((one) => describeExchange(one.exchange)).join(', ')})`, {
+    expected: 'an integer id in every 201 body', seen: `${preview(responseOf(idless[0]?.exchange ?? created[0]!.exchange).rawBody)}`, exchanges: idless.slice(0, 1).map((one) => one.exchange),
+  });
 }
 
 /** The fields of a NewPet that was sent, to compare what comes back against. */
@@ -182,6 +194,7 @@ describe('creating', () => {
       byId.set(String(id), [...(byId.get(String(id)) ?? []), exchange]);
     }
     const total = [...byId.values()].reduce((sum, list) => sum + list.length, 0);
+    await expectIdsReturned(ctx);
     if (total < 2) throw new SetupError(`fewer than two creations answered with an integer id (${total}), so ids cannot be compared`);
     for (const [id, exchanges] of byId) {
       await ctx.softly(() => expectThat(exchanges.length === 1, `expected a different id for every created pet, saw id ${id} given to ${exchanges.length} pets`, {
@@ -193,12 +206,14 @@ describe('creating', () => {
 
   check('CREATE-05', async (ctx) => {
     skipIfGetPetRemoved(ctx);
-    let fetched = 0;
-    for (const label of [...ECHO_PETS, 'withoutStatus'] as const) {
-      const created = await creation(ctx, label);
+    const labels = [...ECHO_PETS, 'withoutStatus'] as const;
+    const all = await Promise.all(labels.map((label) => creation(ctx, label)));
+    await expectIdsReturned(ctx);
+    if (!all.some(wasCreated)) throw new SetupError('no pet could be created to fetch back', all[0]?.exchange);
+    for (const [index, created] of all.entries()) {
+      const label = labels[index]!;
       const id = createdId(created);
       if (id === undefined) continue;
-      fetched += 1;
       await ctx.softly(async () => {
         const exchange = await ctx.client.send({ path: `/pets/${id}` });
         expectStatus(exchange, [200], `${label} (id ${id})`);
@@ -211,7 +226,6 @@ describe('creating', () => {
         });
       });
     }
-    if (fetched === 0) throw new SetupError('no creation answered with an integer id, so no created pet can be fetched back');
   });
 
   check('CREATE-06', async (ctx) => {
