@@ -44,6 +44,8 @@ export interface RunOptions {
   baseline?: Baseline;
   /** Where to write this run's failures as a baseline (--write-baseline). */
   writeBaseline?: string;
+  /** ISO date (YYYY-MM-DD) the date-aware checks take as today, e.g. to replay a run as of the getPet removal date; default the real date. */
+  today?: string;
   /** Where progress and the summary go; nothing is printed when absent. */
   print?: (line: string) => void;
 }
@@ -110,7 +112,7 @@ export async function runConformance(options: RunOptions): Promise<RunResult> {
       fuzzRuns: options.fuzzRuns,
       fuzzValidRuns: options.fuzzValidRuns,
       exchangeLogPath,
-      today: new Date().toISOString().slice(0, 10),
+      today: options.today ?? new Date().toISOString().slice(0, 10),
       caFile: options.caFile,
     };
     const collector = new Collector((result) => print(progressLine(result)), (line) => print(`  … ${line}`));
