@@ -1,8 +1,12 @@
+import { createServer, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { describe, expect, it, vi } from 'vitest';
+import { PetstoreClient } from '../helpers/client.js';
 import { Pacer, RateLimitWaitTooLong, readRateLimitHeaders, type PacerOptions } from '../helpers/pacing.js';
 import { parseHttpDate, parseRetryAfter, retryAfterForm, retryAfterWaitMs } from '../helpers/retry-after.js';
 
-// Every wait here is on a fake clock: a test that takes more than a moment is hanging.
+// Every wait here is on a fake clock (the loopback client tests wait a Retry-After of 1 s at most):
+// a test that takes longer is hanging.
 vi.setConfig({ testTimeout: 5_000 });
 
 const T0 = Date.UTC(2030, 0, 1, 12, 0, 0);
@@ -223,5 +227,55 @@ describe('Retry-After and the rate-limit headers', () => {
   it('keeps only rate-limit headers that are non-negative integers', () => {
     expect(readRateLimitHeaders({ 'x-ratelimit-limit': '1000.0', 'x-ratelimit-remaining': '-1', 'x-ratelimit-reset': '1893499200' }))
       .toEqual({ limit: undefined, remaining: undefined, reset: 1893499200 });
+  });
+});
+
+describe('the client, against a loopback server', () => {
+  /** A server that answers from `handle` and counts requests in flight; closed after the test. */
+  async function withServer(handle: (count: number, res: ServerResponse) => void, test: (url: string, seen: { max: number; times: number[] }) => Promise<void>): Promise<void> {
+    const seen = { max: 0, times: [] as number[] };
+    let inflight = 0;
+    const server = createServer((_req, res) => {
+      seen.times.push(Date.now());
+      inflight += 1;
+      seen.max = Math.max(seen.max, inflight);
+      res.on('finish', () => (inflight -= 1));
+      handle(seen.times.length, res);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      await test(`http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`, seen);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  }
+
+  const clientFor = (baseUrl: string, concurrency: number) => new PetstoreClient({
+    baseUrl, apiKey: 'k', timeoutMs: 5_000, maxResponseBytes: 1_000_000, maxRequests: null, concurrency, rateLimitReserve: 2, onWait: () => undefined,
+  });
+
+  it('never has more requests in flight than --concurrency', async () => {
+    await withServer((_count, res) => setTimeout(() => res.end('[]'), 20), async (url, seen) => {
+      const client = clientFor(url, 3);
+      await Promise.all(Array.from({ length: 12 }, () => client.send({ path: '/pets' })));
+      await client.close();
+      expect(seen.times).toHaveLength(12);
+      expect(seen.max).toBeLessThanOrEqual(3);
+      expect(seen.max).toBeGreaterThan(1);
+    });
+  });
+
+  it('retries an unplanned 429 only once Retry-After has passed', async () => {
+    const answer = (count: number, res: ServerResponse) => (count === 1
+      ? res.writeHead(429, { 'retry-after': '1', 'content-type': 'application/json' }).end('{"code":"rate_limited","message":"slow down","status":429}')
+      : res.end('[]'));
+    await withServer(answer, async (url, seen) => {
+      const client = clientFor(url, 4);
+      const exchange = await client.send({ path: '/pets' });
+      await client.close();
+      expect(exchange.response?.status).toBe(200);
+      expect(seen.times).toHaveLength(2);
+      expect(seen.times[1]! - seen.times[0]!).toBeGreaterThanOrEqual(1_000);
+    });
   });
 });
