@@ -86,6 +86,10 @@ async function expectEchoed(ctx: CheckContext, shape: string, pet: NewPetBody): 
   });
 }
 
+function bodies(count: number, kind: 'valid' | 'invalid'): string {
+  return `${count} generated ${kind} ${count === 1 ? 'body' : 'bodies'}`;
+}
+
 /** Names of created pets carry the run ID; what follows is generated. */
 function namePrefix(ctx: CheckContext): string {
   return petName(ctx.config.runId, 'fuzz-');
@@ -105,7 +109,7 @@ describe('fuzzing', () => {
       await ctx.softly(() => fuzzKind(property, invalidBodies(namePrefix(ctx), mutation), index, runs[index]!, shrinkBudget, (body) => expectRejected(ctx, body)));
     }
     const tried = MUTATIONS.filter((_, index) => runs[index]! > 0).length;
-    ctx.observe(`seed ${seed}: ${fuzzRuns} generated invalid bodies over ${tried} of ${MUTATIONS.length} mutations (replay with --seed ${seed})`);
+    ctx.observe(`seed ${seed}: ${bodies(fuzzRuns, 'invalid')} over ${tried} of ${MUTATIONS.length} mutations (replay with --seed ${seed})`);
   });
 
   check('FUZZ-02', async (ctx) => {
@@ -121,6 +125,6 @@ describe('fuzzing', () => {
       // Offset past the mutations, so that no valid shape shares a seed with a mutation of FUZZ-01.
       await ctx.softly(() => fuzzKind(property, newPet(namePrefix(ctx), shape), MUTATIONS.length + index, runs[index]!, shrinkBudget, (pet) => expectEchoed(ctx, shape.shape, pet)));
     }
-    ctx.observe(`seed ${seed}: ${fuzzValidRuns} generated valid bodies, each creating a pet (replay with --seed ${seed})`);
+    ctx.observe(`seed ${seed}: ${bodies(fuzzValidRuns, 'valid')}, each creating a pet (replay with --seed ${seed})`);
   });
 });
