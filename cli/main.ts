@@ -11,6 +11,14 @@ import { runConformance } from './run.js';
 
 const VERSION = (JSON.parse(readFileSync(packagePath('package.json'), 'utf8')) as { version: string }).version;
 
+// `petstore-conformance … | head` closes stdout early: that is the reader's choice, not a crash.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+    throw error;
+  });
+}
+
 async function main(argv: string[]): Promise<number> {
   for (const key of possibleKeys(argv, process.env)) registerSecret(key);
   const parsed = parseArguments(argv, process.env, VERSION, (text) => process.stdout.write(text));

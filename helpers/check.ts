@@ -66,6 +66,12 @@ async function runCheck(rule: Rule, body: (ctx: CheckContext) => Promise<void>, 
     await body(context);
     if (violations.length > 0) throw RuleViolation.combine(violations);
   } catch (error) {
+    // A violation already seen stands, whatever stopped the check after it (a spent budget, a dead target).
+    if (violations.length > 0 && !(error instanceof RuleViolation)) {
+      meta.observations.push(`the check stopped early: ${error instanceof Error ? error.message : String(error)}`);
+      classify(RuleViolation.combine(violations), rule, meta, skipWith);
+      return;
+    }
     classify(error, rule, meta, skipWith);
   } finally {
     meta.requests = client.requestCount - before;
