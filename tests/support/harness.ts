@@ -1,6 +1,6 @@
 // What the mutation harness and the gallery share: how many CLI children may run at once, and how a
 // report is compared with what a server switch promises.
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Report, RuleResult } from '../../cli/report.js';
@@ -18,6 +18,7 @@ export const MAX_CHILDREN = 2;
 // other people share one bound; a slot whose owner died is taken over.
 const SLOT_DIR = join(tmpdir(), 'petstore-conformance-harness-slots');
 const SLOT_POLL_MS = 250;
+const PIDLESS_GRACE_MS = 10_000;
 
 /** Runs `work` once one of the machine-wide MAX_CHILDREN slots is free. */
 export async function withChildSlot<T>(work: () => Promise<T>): Promise<T> {
@@ -65,7 +66,12 @@ function ownerAlive(slot: string): boolean {
   try {
     pid = Number(readFileSync(join(slot, 'pid'), 'utf8'));
   } catch {
-    return true; // just created, pid not yet written
+    // Just created and the pid not yet written, unless its owner died in between long ago.
+    try {
+      return Date.now() - statSync(slot).mtimeMs < PIDLESS_GRACE_MS;
+    } catch {
+      return false;
+    }
   }
   try {
     process.kill(pid, 0);
