@@ -58,6 +58,11 @@ describe('the rule catalog', () => {
     expect(perArea.filter(([, found]) => found.length > 1).map(([area, found]) => `${area}: ${found.join(', ')}`), 'areas with several prefixes').toEqual([]);
   });
 
+  it('changes what a rule means only visibly (update with -u when the change is meant)', () => {
+    // A reworded summary or a new level changes what certification promises: the snapshot makes it a reviewed diff.
+    expect(rules.map((rule) => `${rule.id} ${stateOf(rule)} ${rule.summary}`)).toMatchSnapshot();
+  });
+
   it('starts every summary with its level, and knows every level, area and state', () => {
     expect(rules.filter((rule) => !['MUST', 'SHOULD', 'INFO'].includes(rule.level)).map((rule) => `${rule.id}: ${rule.level}`), 'unknown levels').toEqual([]);
     expect(rules.filter((rule) => !rule.summary.startsWith(`${rule.level} `)).map((rule) => `${rule.id} [${rule.level}]: ${rule.summary}`), 'summaries not starting with their level').toEqual([]);
