@@ -56,13 +56,19 @@ function wasCreated({ exchange }: Creation): boolean {
   return status >= 200 && status <= 299;
 }
 
-/** The body of a creation the server accepted; a refused one leaves the rule unjudgeable (errored, not failed). */
+/** A refused creation leaves a rule about the created pet unjudgeable: errored, not failed. */
+function requireCreated(created: Creation): void {
+  if (!wasCreated(created)) throw new SetupError(`setup could not create a pet to judge: ${describeExchange(created.exchange)}`, created.exchange);
+}
+
+/** The object a creation the server accepted answered with; anything else is a violation of the rule at hand. */
 function createdBody(created: Creation): Record<string, Json> {
-  const body = responseOf(created.exchange).json;
-  if (!wasCreated(created) || typeof body !== 'object' || body === null || Array.isArray(body)) {
-    throw new SetupError(`setup could not create a pet to judge: ${describeExchange(created.exchange)}`, created.exchange);
-  }
-  return body as Record<string, Json>;
+  requireCreated(created);
+  const { json, rawBody } = responseOf(created.exchange);
+  expectThat(typeof json === 'object' && json !== null && !Array.isArray(json), `expected the created Pet as a JSON object, saw ${preview(rawBody, 120)} (${describeExchange(created.exchange)})`, {
+    expected: 'a Pet', seen: preview(rawBody), exchanges: [created.exchange],
+  });
+  return json as Record<string, Json>;
 }
 
 /** The id a creation answered, when it is an integer: the only handle on the pet for GET /pets/{petId}. */
@@ -162,7 +168,7 @@ describe('creating', () => {
 
   check('CREATE-02', async (ctx) => {
     const created = await creation(ctx, 'basic');
-    createdBody(created);
+    requireCreated(created);
     expectSchema(created.exchange, 'Pet');
   });
 
@@ -222,7 +228,7 @@ describe('creating', () => {
         const expected = { ...created.sent, id, status: created.sent.status ?? createdBody(created).status };
         const differences = petFieldDifferences(expected, responseOf(exchange).json, ['id', 'name', 'categoryId', 'status']);
         expectThat(differences.length === 0, `${label}: GET /pets/${id} does not serve the pet as created: ${differences.join('; ')}`, {
-          expected: show(expected), seen: responseOf(exchange).rawBody, exchanges: [created.exchange, exchange],
+          expected: show(expected), seen: responseOf(exchange).rawBody, exchanges: [exchange, created.exchange],
         });
       });
     }
