@@ -2,7 +2,7 @@
 // spec allows. A full certification of each must accuse it of nothing: no false alarms.
 //
 // One variant by hand:  npm run build && npx vitest run tests/gallery.test.ts -t free-plan
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, it } from 'vitest';
 import type { ReferenceServerOptions } from '../server/options.js';
 import { VARIANTS, type VariantId } from '../server/variants.js';
 import { certify } from './support/cli.js';
@@ -41,6 +41,7 @@ const SMALLER_PLAN: Partial<Record<VariantId, ReferenceServerOptions>> = {
 /** Per variant: whether the run accused it of anything, and how long the run took (slot wait excluded). */
 const outcomes = new Map<string, { alarmed: boolean; wallMs: number }>();
 
+// Concurrent tests take `expect` from their own context, so each failure lands on its own test.
 describe.concurrent('every conforming variant of the reference server is certified', () => {
   afterAll(() => {
     const clean = [...outcomes.values()].filter((outcome) => !outcome.alarmed).length;
@@ -49,21 +50,22 @@ describe.concurrent('every conforming variant of the reference server is certifi
   });
 
   for (const variant of VARIANTS) {
-    it(`${variant.id}: ${variant.description}`, async () => {
+    it(`${variant.id}: ${variant.description}`, async ({ expect }) => {
       const recovery = RECOVERY[variant.id];
       const args = recovery ? [...CLI_ARGS, '--verify-recovery'] : CLI_ARGS;
       const { result: run, ms: wallMs } = await timedInChildSlot(() => certify({ variants: [variant.id], ...SMALLER_PLAN[variant.id], ...recovery }, args, { timeoutMs: RUN_TIMEOUT_MS }));
       const accused = brokenRules(run.report).map((rule) => ({ id: rule.id, level: rule.level, status: rule.status, message: rule.message }));
       outcomes.set(variant.id, { alarmed: run.code !== 0 || accused.length > 0, wallMs });
-      if (run.report === undefined) expect.fail(`variant ${variant.id}: the run exited ${run.code} without report.json\n${outputTail(run)}`);
+      const { report } = run;
+      if (report === undefined) return expect.fail(`variant ${variant.id}: the run exited ${run.code} without report.json\n${outputTail(run)}`);
       if (run.code !== 0 || accused.length > 0) {
         expect.fail(formatDiff(`variant ${variant.id} (${variant.description}) is conforming, but the run exited ${run.code}`, { missing: [], unexpected: accused }));
       }
       // Exit 0 also covers an "incomplete" run; a variant only counts as certified when no MUST was skipped.
-      expect(run.report.verdict, 'the verdict (incomplete: MUST rules were skipped)').toBe('certified');
+      expect(report.verdict, 'the verdict (incomplete: MUST rules were skipped)').toBe('certified');
       // A suite that ignores 429s gets the key banned; the spec asks clients to back off instead.
       expect(run.server.stats().bannedKeys, 'keys the server banned for sending on after a 429').toEqual([]);
-      if (recovery) expect(run.report.rules.find((rule) => rule.id === 'RATE-11')?.status, 'RATE-11, judged after waiting out Retry-After').toBe('passed');
+      if (recovery) expect(report.rules.find((rule) => rule.id === 'RATE-11')?.status, 'RATE-11, judged after waiting out Retry-After').toBe('passed');
     }, TEST_TIMEOUT_MS);
   }
 });

@@ -2,7 +2,7 @@
 // certification, and by exactly the rules the defect names. This is what proves each check can fail.
 //
 // One defect by hand:  npm run build && npx vitest run tests/mutation.test.ts -t list-limit-ignored
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, it } from 'vitest';
 import { defectById, DEFECTS, type DefectSpec } from '../server/defects.js';
 import { certify, type CliRun } from './support/cli.js';
 import { diffAgainst, formatDiff, isCaught, outputTail, timedInChildSlot, type RuleDiff } from './support/harness.js';
@@ -30,6 +30,7 @@ function verdictText(defect: DefectSpec, run: CliRun, diff: RuleDiff): string {
   return formatDiff(title, diff);
 }
 
+// Concurrent tests take `expect` from their own context, so each failure lands on its own test.
 describe.concurrent('every defect of the reference server is caught by exactly the rules it names', () => {
   afterAll(() => {
     const caught = [...outcomes.values()].filter((outcome) => outcome.caught).length;
@@ -45,7 +46,7 @@ describe.concurrent('every defect of the reference server is caught by exactly t
   });
 
   for (const defect of DEFECTS) {
-    it(`${defect.id} fails ${defect.rules.join(', ')}`, async () => {
+    it(`${defect.id} fails ${defect.rules.join(', ')}`, async ({ expect }) => {
       // A run that cannot even finish counts against the score before its error fails the test.
       outcomes.set(defect.id, { caught: false, wallMs: 0 });
       const { result: run, ms: wallMs } = await timedInChildSlot(() => certify({ defects: [defect.id] }, [...CLI_ARGS, ...(defectById(defect.id).cliArgs ?? [])], { timeoutMs: RUN_TIMEOUT_MS }));
