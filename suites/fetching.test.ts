@@ -32,7 +32,10 @@ function badPetIds(id: number | bigint): Array<{ name: string; segment: string }
 describe('fetching', () => {
   check('FETCH-01', async (ctx) => {
     skipIfGetPetRemoved(ctx);
-    for (const pet of petsToFetch(await petsKnownToExist(ctx, { create: true }))) {
+    const pets = await petsKnownToExist(ctx, { create: true });
+    // Pets are listed, but none as a valid Pet to compare with: the listing's shape is LIST-01's finding.
+    if (pets.length === 0) ctx.skip('the target lists no valid Pet to fetch and compare (see LIST-01)');
+    for (const pet of petsToFetch(pets)) {
       await ctx.softly(async () => {
         const exchange = await ctx.client.send({ path: `/pets/${pet.id}` });
         expectStatus(exchange, [200], `id ${pet.id}`);
