@@ -1,0 +1,147 @@
+// npm run bench: what a certification costs, in wall time and in requests. Prints a table, writes reports/bench.json.
+// Figures, not assertions: the machine's load decides the numbers, so nothing here fails on a slow run.
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Agent, request } from 'undici';
+import type { Report } from '../cli/report.js';
+import { packagePath } from '../helpers/package-root.js';
+import { startReferenceServer, type ReferenceServerOptions } from '../server/reference-server.js';
+import { runCli } from '../tests/support/cli.js';
+
+const WARM_RUNS = Number(process.env.BENCH_WARM_RUNS ?? 5);
+const KEY = 'bench-key-7d1e';
+
+interface Timed {
+  wallMs: number;
+  report: Report;
+  reportDir: string;
+}
+
+/** One full certification of a fresh reference server, timed from outside as a user would feel it. */
+async function certifyOnce(serverOptions: ReferenceServerOptions = {}, args: string[] = []): Promise<Timed> {
+  const server = await startReferenceServer({ apiKeys: [KEY], ...serverOptions });
+  try {
+    const started = performance.now();
+    const run = await runCli(['--base-url', server.url, ...args], { env: { PETSTORE_API_KEY: KEY }, timeoutMs: 15 * 60_000 });
+    const wallMs = performance.now() - started;
+    if (!run.report) throw new Error(`the run wrote no report (exit ${run.code}): ${run.stderr.slice(0, 500)}`);
+    return { wallMs, report: run.report, reportDir: run.reportDir };
+  } finally {
+    await server.close();
+  }
+}
+
+interface HarEntry {
+  request: { method: string; url: string; headers: Array<{ name: string; value: string }>; postData?: { text: string } };
+}
+
+/**
+ * The floor: the same requests, back to back, with a bare undici client against a fresh server.
+ * The run's wall time over this is what the suite itself costs (vitest, pacing, checks, reports).
+ */
+async function replayFloor(reportDir: string): Promise<number> {
+  const har = JSON.parse(readFileSync(join(reportDir, 'exchanges.har'), 'utf8')) as { log: { entries: HarEntry[] } };
+  const server = await startReferenceServer({ apiKeys: [KEY] });
+  const agent = new Agent({ connections: 4 });
+  try {
+    const origin = new URL(server.url).origin;
+    const started = performance.now();
+    for (const entry of har.log.entries) {
+      const url = new URL(entry.request.url);
+      const headers: Record<string, string> = {};
+      for (const { name, value } of entry.request.headers) {
+        headers[name.toLowerCase()] = value.replace('$PETSTORE_API_KEY', KEY);
+      }
+      const response = await request(`${origin}${url.pathname}${url.search}`, {
+        method: entry.request.method as 'GET', headers, body: entry.request.postData?.text, dispatcher: agent,
+      });
+      await response.body.text();
+    }
+    return performance.now() - started;
+  } finally {
+    await agent.close();
+    await server.close();
+  }
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+function checkedRules(report: Report): number {
+  return report.rules.filter((rule) => rule.status === 'passed' || rule.status === 'failed').length;
+}
+
+async function main(): Promise<void> {
+  // Cold: vite's transform cache for the suites is gone, as after a fresh install.
+  rmSync(join(tmpdir(), 'petstore-conformance-vite'), { recursive: true, force: true });
+  const cold = await certifyOnce();
+  const warm: Timed[] = [];
+  for (let i = 0; i < WARM_RUNS; i++) warm.push(await certifyOnce());
+  const typical = warm[Math.floor(warm.length / 2)]!;
+  const floorMs = await replayFloor(typical.reportDir);
+
+  // Fuzz throughput: a larger run of the fuzzing area alone, cases over the time its checks took.
+  const fuzz = await certifyOnce({ rateLimit: { limit: 100_000, windowMs: 60_000 } }, ['--only', 'fuzzing', '--fuzz-runs', '500', '--fuzz-valid-runs', '50']);
+  const fuzzRules = fuzz.report.rules.filter((rule) => rule.area === 'fuzzing');
+  const fuzzCases = fuzzRules.reduce((sum, rule) => sum + rule.requests, 0);
+  const fuzzSeconds = fuzzRules.reduce((sum, rule) => sum + rule.durationMs, 0) / 1000;
+
+  // Rate-limited: the Free plan's 60 requests a minute, scaled to 60 per 6 s so the bench stays short;
+  // the floor is what that plan allows for the requests the run needed.
+  const windowMs = Number(process.env.BENCH_FREE_WINDOW_MS ?? 6_000);
+  const limited = await certifyOnce({ rateLimit: { limit: 60, windowMs } });
+  const limitedFloorMs = (limited.report.requests.total / 60) * windowMs;
+
+  const figures = {
+    machine: { node: process.version, cpus: (await import('node:os')).cpus().length },
+    fullRun: {
+      coldMs: Math.round(cold.wallMs),
+      warmMedianMs: Math.round(median(warm.map((run) => run.wallMs))),
+      warmRunsMs: warm.map((run) => Math.round(run.wallMs)),
+      verdict: typical.report.verdict,
+      requests: typical.report.requests.total,
+      requestsByArea: typical.report.requests.byArea,
+      rulesChecked: checkedRules(typical.report),
+      requestsPerRuleChecked: Number((typical.report.requests.total / checkedRules(typical.report)).toFixed(1)),
+      replayFloorMs: Math.round(floorMs),
+      overheadRatio: Number((median(warm.map((run) => run.wallMs)) / floorMs).toFixed(1)),
+    },
+    fuzz: { cases: fuzzCases, seconds: Number(fuzzSeconds.toFixed(2)), casesPerSecond: Math.round(fuzzCases / fuzzSeconds) },
+    rateLimited: {
+      plan: `60 per ${windowMs / 1000} s (the Free plan, scaled ${60_000 / windowMs}×)`,
+      verdict: limited.report.verdict,
+      requests: limited.report.requests.total,
+      wallMs: Math.round(limited.wallMs),
+      planFloorMs: Math.round(limitedFloorMs),
+      ratioToFloor: Number((limited.wallMs / limitedFloorMs).toFixed(2)),
+    },
+  };
+
+  const rows: Array<[string, string]> = [
+    ['full run, cold', `${(figures.fullRun.coldMs / 1000).toFixed(2)} s`],
+    [`full run, warm (median of ${WARM_RUNS})`, `${(figures.fullRun.warmMedianMs / 1000).toFixed(2)} s`],
+    ['verdict', figures.fullRun.verdict],
+    ['requests per full run', String(figures.fullRun.requests)],
+    ...Object.entries(figures.fullRun.requestsByArea).map(([area, count]): [string, string] => [`  ${area}`, String(count)]),
+    ['rules checked (passed or failed)', String(figures.fullRun.rulesChecked)],
+    ['requests per rule checked', String(figures.fullRun.requestsPerRuleChecked)],
+    ['replay floor (bare undici, same requests)', `${(figures.fullRun.replayFloorMs / 1000).toFixed(2)} s`],
+    ['overhead ratio (warm / floor)', `${figures.fullRun.overheadRatio}×`],
+    ['fuzz throughput', `${figures.fuzz.casesPerSecond} cases/s (${figures.fuzz.cases} cases in ${figures.fuzz.seconds} s)`],
+    [`rate-limited run (${figures.rateLimited.plan})`, `${(figures.rateLimited.wallMs / 1000).toFixed(1)} s for ${figures.rateLimited.requests} requests, ${figures.rateLimited.verdict}`],
+    ['  plan floor (requests / allowed rate)', `${(figures.rateLimited.planFloorMs / 1000).toFixed(1)} s`],
+    ['  ratio to the floor', `${figures.rateLimited.ratioToFloor}×`],
+  ];
+  const width = Math.max(...rows.map(([name]) => name.length));
+  console.log(rows.map(([name, value]) => `${name.padEnd(width)}  ${value}`).join('\n'));
+  const out = packagePath('reports');
+  mkdirSync(out, { recursive: true });
+  writeFileSync(join(out, 'bench.json'), `${JSON.stringify(figures, null, 2)}\n`);
+  console.log(`\nwritten: ${join(out, 'bench.json')}`);
+}
+
+await main();
