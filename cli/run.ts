@@ -8,7 +8,7 @@ import { parseJson } from '../helpers/json.js';
 import type { Exchange } from '../helpers/exchange.js';
 import { packagePath } from '../helpers/package-root.js';
 import { redact, registerSecret } from '../helpers/redact.js';
-import type { RunConfig } from '../helpers/run-config.js';
+import type { CheckSettings, RunConfig } from '../helpers/run-config.js';
 import { startReferenceServer } from '../server/reference-server.js';
 import { Collector } from './collector.js';
 import { assertReachable } from './preflight.js';
@@ -18,26 +18,12 @@ import { REPORTER_NAMES, writeReportFiles, type ReporterName } from './reports/w
 import { AreaOrderSequencer } from './sequencer.js';
 import { progressLine, summaryText } from './terminal.js';
 
-export interface RunOptions {
+export interface RunOptions extends CheckSettings {
   /** The target's base URL, ending in /v1; none certifies the bundled reference server. */
   baseUrl?: string;
   apiKey?: string;
   reportDir: string;
-  only: string[];
-  skip: string[];
-  readOnly: boolean;
   strict: boolean;
-  timeoutMs: number;
-  maxResponseBytes: number;
-  maxRequests: number | null;
-  concurrency: number;
-  rateLimitReserve: number;
-  rateLimitBudget: number;
-  verifyRecovery: boolean;
-  seed: number;
-  fuzzRuns: number;
-  fuzzValidRuns: number;
-  caFile?: string;
   /** Which report files are written (--reporter). */
   reporters: ReporterName[];
   /** Rules the target is known to fail (--baseline): reported, they do not fail the run. */
@@ -96,24 +82,11 @@ export async function runConformance(options: RunOptions): Promise<RunResult> {
   const exchangeLogPath = join(reportDir, `.exchanges-${runId}.jsonl`);
   try {
     await assertReachable(baseUrl, options.timeoutMs, options.caFile);
+    const { baseUrl: _url, apiKey: _key, reportDir: _dir, strict: _strict, reporters: _reporters, baseline: _baseline, writeBaseline: _write, today, print: _print, ...settings } = options;
     const config: RunConfig = {
-      baseUrl, apiKey, runId,
-      readOnly: options.readOnly,
-      only: options.only,
-      skip: options.skip,
-      timeoutMs: options.timeoutMs,
-      maxResponseBytes: options.maxResponseBytes,
-      maxRequests: options.maxRequests,
-      concurrency: options.concurrency,
-      rateLimitReserve: options.rateLimitReserve,
-      rateLimitBudget: options.rateLimitBudget,
-      verifyRecovery: options.verifyRecovery,
-      seed: options.seed,
-      fuzzRuns: options.fuzzRuns,
-      fuzzValidRuns: options.fuzzValidRuns,
-      exchangeLogPath,
-      today: options.today ?? new Date().toISOString().slice(0, 10),
-      caFile: options.caFile,
+      ...settings,
+      baseUrl, apiKey, runId, exchangeLogPath,
+      today: today ?? new Date().toISOString().slice(0, 10),
     };
     const collector = new Collector((result) => print(progressLine(result)), (line) => print(`  … ${line}`));
     const deselected = (rule: Rule) => deselectionReason(rule, options);

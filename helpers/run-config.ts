@@ -1,10 +1,7 @@
 import { inject } from 'vitest';
 
-/** Everything a run is told, read once by the CLI and handed to the suites through vitest's provide/inject. */
-export interface RunConfig {
-  baseUrl: string;
-  apiKey: string;
-  runId: string;
+/** What a person chooses that the checks themselves read: shared by the CLI's options and the suites' config. */
+export interface CheckSettings {
   readOnly: boolean;
   only: string[];
   skip: string[];
@@ -21,11 +18,18 @@ export interface RunConfig {
   seed: number;
   fuzzRuns: number;
   fuzzValidRuns: number;
+  caFile?: string;
+}
+
+/** Everything a run is told, read once by the CLI and handed to the suites through vitest's provide/inject. */
+export interface RunConfig extends CheckSettings {
+  baseUrl: string;
+  apiKey: string;
+  runId: string;
   /** Where the client appends every exchange (redacted), for the HAR and the evidence. */
   exchangeLogPath: string;
   /** ISO date the date-aware checks treat as today; the real date unless a test pins it. */
   today: string;
-  caFile?: string;
 }
 
 declare module 'vitest' {
