@@ -3,21 +3,33 @@ import type { Report, RuleResult } from './report.js';
 /** JUnit XML for CI dashboards: one testcase per rule, <failure> for a violation, <error> for a check that could not run. */
 export function toJunit(report: Report): string {
   const areas = [...new Set(report.rules.map((rule) => rule.area))];
+  const known = new Set(report.baseline?.known ?? []);
   // A verdict means something only with the suite and spec versions that gave it: a new suite version may add rules.
   const properties = `    <properties>\n      <property name="tool.version" value="${escape(report.tool.version)}"/>\n      <property name="specVersion" value="${escape(report.specVersion)}"/>\n    </properties>`;
   const suites = areas.map((area) => {
     const rules = report.rules.filter((rule) => rule.area === area);
-    const count = (status: RuleResult['status']) => rules.filter((rule) => rule.status === status).length;
+    const count = (status: RuleResult['status']) => rules.filter((rule) => junitStatus(rule, known) === status).length;
     const time = seconds(rules.reduce((sum, rule) => sum + rule.durationMs, 0));
-    return `  <testsuite name="${escape(area)}" tests="${rules.length}" failures="${count('failed')}" errors="${count('errored')}" skipped="${count('skipped')}" time="${time}">\n${properties}\n${rules.map(testcase).join('\n')}\n  </testsuite>`;
+    return `  <testsuite name="${escape(area)}" tests="${rules.length}" failures="${count('failed')}" errors="${count('errored')}" skipped="${count('skipped')}" time="${time}">\n${properties}\n${rules.map((rule) => testcase(rule, known)).join('\n')}\n  </testsuite>`;
   });
-  const total = (status: RuleResult['status']) => report.rules.filter((rule) => rule.status === status).length;
+  const total = (status: RuleResult['status']) => report.rules.filter((rule) => junitStatus(rule, known) === status).length;
   return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="petstore-conformance" tests="${report.rules.length}" failures="${total('failed')}" errors="${total('errored')}" skipped="${total('skipped')}" time="${seconds(report.durationMs)}">\n${suites.join('\n')}\n</testsuites>\n`;
 }
 
-function testcase(rule: RuleResult): string {
+/**
+ * A failure the --baseline knows is shown as skipped, as test runners show an expected failure:
+ * the run exits 0 for it, and a dashboard painting it red would contradict the gate.
+ */
+function junitStatus(rule: RuleResult, known: ReadonlySet<string>): RuleResult['status'] {
+  return known.has(rule.id) && (rule.status === 'failed' || rule.status === 'errored') ? 'skipped' : rule.status;
+}
+
+function testcase(rule: RuleResult, known: ReadonlySet<string>): string {
   const open = `    <testcase classname="${escape(rule.area)}" name="${escape(`${rule.id} ${rule.summary}`)}" time="${seconds(rule.durationMs)}"`;
   const details = [rule.message ?? '', ...rule.evidence.flatMap((e) => e.exchanges.map((x) => x.curl)), ...rule.observations].filter(Boolean).join('\n');
+  if (junitStatus(rule, known) !== rule.status) {
+    return `${open}>\n      <skipped message="${escape(`known ${rule.status === 'failed' ? 'failure' : 'error'} (--baseline): ${rule.message ?? ''}`)}"/>\n    </testcase>`;
+  }
   switch (rule.status) {
     case 'failed': return `${open}>\n      <failure message="${escape(rule.message ?? '')}" type="${rule.level}">${escape(details)}</failure>\n    </testcase>`;
     case 'errored': return `${open}>\n      <error message="${escape(rule.message ?? '')}">${escape(details)}</error>\n    </testcase>`;
