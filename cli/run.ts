@@ -86,6 +86,7 @@ export async function runConformance(options: RunOptions): Promise<RunResult> {
     const config: RunConfig = {
       ...settings,
       baseUrl, apiKey, runId, exchangeLogPath,
+      embedded: embedded !== undefined,
       today: today ?? new Date().toISOString().slice(0, 10),
     };
     const collector = new Collector((result) => print(progressLine(result)), (line) => print(`  … ${line}`));

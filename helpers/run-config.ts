@@ -24,6 +24,8 @@ export interface CheckSettings {
 /** Everything a run is told, read once by the CLI and handed to the suites through vitest's provide/inject. */
 export interface RunConfig extends CheckSettings {
   baseUrl: string;
+  /** The target is the bundled reference server the CLI started: its URL dies with the run. */
+  embedded: boolean;
   apiKey: string;
   runId: string;
   /** Where the client appends every exchange (redacted), for the HAR and the evidence. */

@@ -44,7 +44,9 @@ function counterexample<T>(property: Property<T>, failure: FuzzFailure<T>): Rule
   const { seed } = ctx.config;
   const runs = runsOption === '--fuzz-runs' ? ctx.config.fuzzRuns : ctx.config.fuzzValidRuns;
   const seen = failure.violation.evidence[0];
-  const replay = `npx petstore-conformance --base-url ${ctx.config.baseUrl} --only ${ctx.rule.id} --seed ${seed} ${runsOption} ${runs}`;
+  // The bundled server's port dies with the run: its replay line starts a new one instead.
+  const target = ctx.config.embedded ? '' : `--base-url ${ctx.config.baseUrl} `;
+  const replay = `npx petstore-conformance ${target}--only ${ctx.rule.id} --seed ${seed} ${runsOption} ${runs}`;
   const shrunk = failure.shrinkSteps === 0 ? 'not shrunk' : `shrunk in ${failure.shrinkSteps} step(s)`;
   return new RuleViolation(`${failure.violation.message}; seed ${seed}, ${shrunk}`, {
     expected: seen?.expected,
