@@ -42,6 +42,7 @@ export function buildProgram(version: string): Command {
     .option('--read-only', 'create nothing on the target; rules that need created pets are reported skipped', false)
     .option('--strict', 'SHOULD failures fail the run too', false)
     .option('--timeout <ms>', 'per-request timeout in milliseconds', integer('--timeout', 100, 600_000), defaults.timeoutMs)
+    .option('--max-duration <seconds>', 'stop sending after this many seconds (rate-limit waits included); the rules left are reported skipped', integer('--max-duration', 1, 604_800))
     .option('--max-requests <n>', 'stop cleanly after this many requests; the rules left are reported skipped', integer('--max-requests', 1, 10_000_000))
     .option('--concurrency <n>', 'most requests in flight at once', integer('--concurrency', 1, 64), defaults.concurrency)
     .option('--rate-limit-reserve <n>', 'requests kept in hand in every rate-limit window', integer('--rate-limit-reserve', 0, 1000), defaults.rateLimitReserve)
@@ -106,6 +107,7 @@ export function parseArguments(argv: string[], env: NodeJS.ProcessEnv, version: 
       strict: Boolean(o.strict),
       timeoutMs: o.timeout as number,
       maxRequests: (o.maxRequests as number | undefined) ?? null,
+      maxDurationMs: o.maxDuration === undefined ? null : (o.maxDuration as number) * 1000,
       concurrency: o.concurrency as number,
       rateLimitReserve: o.rateLimitReserve as number,
       rateLimitBudget: o.rateLimitBudget as number,

@@ -45,6 +45,7 @@ export const DEFAULT_OPTIONS: Omit<RunOptions, 'seed'> = {
   timeoutMs: 10_000,
   maxResponseBytes: 1_048_576,
   maxRequests: null,
+  maxDurationMs: null,
   concurrency: 4,
   rateLimitReserve: 2,
   rateLimitBudget: 1_100,
@@ -86,6 +87,7 @@ export async function runConformance(options: RunOptions): Promise<RunResult> {
     const config: RunConfig = {
       ...settings,
       baseUrl, apiKey, runId, exchangeLogPath,
+      startedAtMs: startedAt.getTime(),
       embedded: embedded !== undefined,
       today: today ?? new Date().toISOString().slice(0, 10),
     };

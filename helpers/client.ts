@@ -37,6 +37,8 @@ export interface ClientOptions {
   onWait?: (message: string) => void;
   /** Longest wait for a rate-limit window the run accepts. */
   maxWaitMs?: number;
+  /** No request is sent, and no rate-limit wait begins that would end, after this time (epoch ms). */
+  deadlineMs?: number;
 }
 
 /** The request budget (--max-requests) is spent: the rules left are reported as skipped. */
@@ -88,6 +90,7 @@ export class PetstoreClient {
     this.pacer = new Pacer({
       reserve: options.rateLimitReserve,
       maxWaitMs: options.maxWaitMs ?? 120_000,
+      deadlineMs: options.deadlineMs,
       maxRetries: 4,
       backoffBaseMs: 1_000,
       backoffCapMs: 60_000,
@@ -153,6 +156,11 @@ export class PetstoreClient {
 
   /** Ends the check (reported skipped) once --max-requests is spent; the terminal hears it once. */
   private assertBudgetLeft(): void {
+    if (this.options.deadlineMs !== undefined && Date.now() >= this.options.deadlineMs) {
+      if (!this.budgetAnnounced) this.notify('time budget (--max-duration) spent: the checks left are reported skipped');
+      this.budgetAnnounced = true;
+      throw new BudgetExhausted('the run\'s time budget (--max-duration) is spent');
+    }
     if (this.options.maxRequests === null || this.sent < this.options.maxRequests) return;
     if (!this.budgetAnnounced) this.notify(`request budget of ${this.options.maxRequests} (--max-requests) spent: the checks left are reported skipped`);
     this.budgetAnnounced = true;

@@ -48,6 +48,8 @@ export interface PacerOptions {
   reserve: number;
   /** Longest single wait the run accepts; a longer one ends the run's use of that credential. */
   maxWaitMs: number;
+  /** The run's end (--max-duration, epoch ms): a wait that would outlast it is not begun. */
+  deadlineMs?: number;
   maxRetries: number;
   backoffBaseMs: number;
   backoffCapMs: number;
@@ -105,10 +107,18 @@ export class Pacer {
       if (waitMs > this.options.maxWaitMs) {
         throw new RateLimitWaitTooLong(`${labelOf(credential)}: the rate limit frees up in ${seconds(waitMs)} s, longer than the ${seconds(this.options.maxWaitMs)} s a run waits`);
       }
+      this.assertBeforeDeadline(credential, waitMs);
       this.announce(credential, window, waitMs);
       await this.sleep(waitMs);
     }
     window.inflight += 1;
+  }
+
+  /** A wait that would end after --max-duration is not begun: the checks left are skipped instead. */
+  private assertBeforeDeadline(credential: string, waitMs: number): void {
+    if (this.options.deadlineMs !== undefined && this.now() + waitMs > this.options.deadlineMs) {
+      throw new RateLimitWaitTooLong(`${labelOf(credential)}: waiting ${seconds(waitMs)} s for the rate limit would outlast the run's --max-duration`);
+    }
   }
 
   /** Records a response's rate-limit headers (none after a transport failure) and frees its in-flight slot. */
@@ -145,6 +155,7 @@ export class Pacer {
     if (waitMs > this.options.maxWaitMs) {
       throw new RateLimitWaitTooLong(`${labelOf(credential)}: the rate-limit window ends in ${seconds(waitMs)} s, longer than the ${seconds(this.options.maxWaitMs)} s a run waits`);
     }
+    this.assertBeforeDeadline(credential, waitMs);
     this.announce(credential, window, waitMs, why);
     await this.sleep(waitMs);
   }

@@ -9,6 +9,8 @@ export interface CheckSettings {
   maxResponseBytes: number;
   /** Run-wide cap on requests; null means no cap. */
   maxRequests: number | null;
+  /** Run-wide cap on wall time; null means no cap. Rate-limit waits are what it bounds in practice. */
+  maxDurationMs: number | null;
   concurrency: number;
   /** Requests kept back in every rate-limit window so that the suite never trips the limit by accident. */
   rateLimitReserve: number;
@@ -28,6 +30,8 @@ export interface RunConfig extends CheckSettings {
   embedded: boolean;
   apiKey: string;
   runId: string;
+  /** When the run started (epoch ms): --max-duration counts from here, CLI start-up included. */
+  startedAtMs: number;
   /** Where the client appends every exchange (redacted), for the HAR and the evidence. */
   exchangeLogPath: string;
   /** ISO date the date-aware checks treat as today; the real date unless a test pins it. */

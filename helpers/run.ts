@@ -16,6 +16,7 @@ export function theClient(): PetstoreClient {
       timeoutMs: config.timeoutMs,
       maxResponseBytes: config.maxResponseBytes,
       maxRequests: config.maxRequests,
+      deadlineMs: config.maxDurationMs === null ? undefined : config.startedAtMs + config.maxDurationMs,
       concurrency: config.concurrency,
       rateLimitReserve: config.rateLimitReserve,
       exchangeLogPath: config.exchangeLogPath,
