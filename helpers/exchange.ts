@@ -87,3 +87,9 @@ export function describeExchange(exchange: Exchange): string {
   const outcome = exchange.response ? String(exchange.response.status) : `no response (${exchange.error ?? 'unknown'})`;
   return `${exchange.request.method} ${path} → ${outcome}`;
 }
+
+/** Whether the target answered with a 2xx: what "created" or "served" means before the body is judged. */
+export function answeredSuccess(exchange: Exchange): boolean {
+  const status = exchange.response?.status ?? 0;
+  return status >= 200 && status <= 299;
+}

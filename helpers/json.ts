@@ -26,7 +26,7 @@ export function jsonEquals(a: unknown, b: unknown): boolean {
   if (Array.isArray(a) || Array.isArray(b)) {
     return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((item, i) => jsonEquals(item, b[i]));
   }
-  if (isObject(a) && isObject(b)) {
+  if (isJsonObject(a) && isJsonObject(b)) {
     const keys = Object.keys(a);
     return keys.length === Object.keys(b).length && keys.every((k) => Object.hasOwn(b, k) && jsonEquals(a[k], b[k]));
   }
@@ -51,6 +51,7 @@ function numericEquals(a: number | bigint, b: number | bigint): boolean {
   return typeof a === 'number' && typeof b === 'number' && Object.is(a, b);
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
+/** Whether a JSON value is an object (not null, not an array): the shape every Pet and Error body must have. */
+export function isJsonObject(value: unknown): value is Record<string, Json> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -1,4 +1,4 @@
-import { jsonEquals, stringifyJson, type Json } from './json.js';
+import { isJsonObject, jsonEquals, stringifyJson, type Json } from './json.js';
 
 /** The Pet fields the spec names; anything else a server adds is allowed, so never compared. */
 export const PET_FIELDS = ['id', 'name', 'categoryId', 'status'] as const;
@@ -9,7 +9,7 @@ export type PetField = (typeof PET_FIELDS)[number];
  * saw 9007199254740992" per field. Numbers compare exactly (int64 as bigint); a field absent on both sides agrees.
  */
 export function petFieldDifferences(expected: Readonly<Record<string, unknown>>, actual: unknown, fields: readonly PetField[]): string[] {
-  const seen = typeof actual === 'object' && actual !== null && !Array.isArray(actual) ? (actual as Record<string, unknown>) : {};
+  const seen: Record<string, unknown> = isJsonObject(actual) ? actual : {};
   return fields
     .filter((field) => !jsonEquals(expected[field], seen[field]))
     .map((field) => `${field}: expected ${show(expected[field])}, saw ${show(seen[field])}`);

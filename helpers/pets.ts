@@ -1,7 +1,7 @@
 import type { CheckContext } from './check.js';
 import type { Exchange } from './exchange.js';
-import { describeExchange } from './exchange.js';
-import type { Json } from './json.js';
+import { answeredSuccess, describeExchange } from './exchange.js';
+import { isJsonObject, type Json } from './json.js';
 import { SkipCheck } from './outcome.js';
 import { validateSchema } from './schema.js';
 
@@ -44,8 +44,7 @@ export async function createFixturePet(ctx: CheckContext, label: string, fields:
   fixtureCount += 1;
   const sent = { name: petName(ctx.config.runId, `${label}-${fixtureCount}`), categoryId: fields.categoryId ?? 1, ...(fields.status ? { status: fields.status } : {}) };
   const exchange = await ctx.client.send({ method: 'POST', path: '/pets', json: sent });
-  const status = exchange.response?.status ?? 0;
-  if (status < 200 || status > 299) throw new SetupError(`setup could not create a pet: ${describeExchange(exchange)}`, exchange);
+  if (!answeredSuccess(exchange)) throw new SetupError(`setup could not create a pet: ${describeExchange(exchange)}`, exchange);
   recordIfCreated(ctx, exchange);
   const pet = exchange.response?.json;
   if (isValidPet(pet) && pet.status === sent.status) return pet;
@@ -58,10 +57,9 @@ export async function createFixturePet(ctx: CheckContext, label: string, fields:
  * defective server accepted, say): the vendor must learn of every pet the run left behind.
  */
 export function recordIfCreated(ctx: CheckContext, exchange: Exchange): void {
-  const status = exchange.response?.status ?? 0;
-  if (exchange.request.method !== 'POST' || status < 200 || status > 299) return;
+  if (exchange.request.method !== 'POST' || !answeredSuccess(exchange)) return;
   const body = exchange.response?.json;
-  const id = typeof body === 'object' && body !== null && !Array.isArray(body) ? body.id : undefined;
+  const id = isJsonObject(body) ? body.id : undefined;
   if (typeof id === 'number' || typeof id === 'bigint' || typeof id === 'string') ctx.recordCreated(String(id));
   else ctx.recordCreated(`(no id returned: ${describeExchange(exchange)})`);
   if (isValidPet(body)) createdPets.push(body);
@@ -80,12 +78,13 @@ export async function petsOnTarget(ctx: CheckContext): Promise<Pet[]> {
     if (exchange.response?.status !== 200 || !Array.isArray(body)) {
       throw new SetupError(`setup could not list the target's pets: ${describeExchange(exchange)}`, exchange);
     }
-    listing = body.filter((pet) => typeof pet === 'object' && pet !== null && !Array.isArray(pet)) as unknown as Pet[];
+    listing = body.filter(isJsonObject) as unknown as Pet[];
   }
   return listing;
 }
 
-function isValidPet(pet: unknown): pet is Pet {
+/** Whether a value is a Pet by the spec's schema, int64 exact. */
+export function isValidPet(pet: unknown): pet is Pet {
   return validateSchema('Pet', pet).length === 0;
 }
 
@@ -146,7 +145,7 @@ export function knownPetIds(exchanges: readonly Exchange[]): Set<string> {
     if (!new URL(exchange.request.url).pathname.endsWith('/pets') && status !== 201) continue;
     const body = exchange.response?.json;
     for (const item of Array.isArray(body) ? body : [body]) {
-      if (validateSchema('Pet', item).length === 0) ids.add(String((item as unknown as Pet).id));
+      if (isValidPet(item)) ids.add(String(item.id));
     }
   }
   return ids;

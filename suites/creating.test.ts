@@ -2,9 +2,9 @@
 import { describe } from 'vitest';
 import { check, type CheckContext } from '../helpers/check.js';
 import { skipIfGetPetRemoved } from '../helpers/deprecation.js';
-import { describeExchange, type Exchange } from '../helpers/exchange.js';
+import { answeredSuccess, describeExchange, type Exchange } from '../helpers/exchange.js';
 import { expectError, expectSchema, expectStatus, expectThat, preview, responseOf } from '../helpers/expect.js';
-import type { Json } from '../helpers/json.js';
+import { isJsonObject, type Json } from '../helpers/json.js';
 import { operationOf } from '../helpers/operations.js';
 import { petFieldDifferences, show, type PetField } from '../helpers/pet-fields.js';
 import { petName, recordIfCreated, SetupError, STATUSES } from '../helpers/pets.js';
@@ -52,8 +52,7 @@ function creation(ctx: CheckContext, label: NewPetLabel): Promise<Creation> {
 }
 
 function wasCreated({ exchange }: Creation): boolean {
-  const status = responseOf(exchange).status;
-  return status >= 200 && status <= 299;
+  return answeredSuccess(exchange);
 }
 
 /** A refused creation leaves a rule about the created pet unjudgeable: errored, not failed. */
@@ -65,10 +64,10 @@ function requireCreated(created: Creation): void {
 function createdBody(created: Creation): Record<string, Json> {
   requireCreated(created);
   const { json, rawBody } = responseOf(created.exchange);
-  expectThat(typeof json === 'object' && json !== null && !Array.isArray(json), `expected the created Pet as a JSON object, saw ${preview(rawBody, 120)} (${describeExchange(created.exchange)})`, {
+  expectThat(isJsonObject(json), `expected the created Pet as a JSON object, saw ${preview(rawBody, 120)} (${describeExchange(created.exchange)})`, {
     expected: 'a Pet', seen: preview(rawBody), exchanges: [created.exchange],
   });
-  return json as Record<string, Json>;
+  return json;
 }
 
 /** The id a creation answered, when it is an integer: the only handle on the pet for GET /pets/{petId}. */
@@ -193,8 +192,7 @@ describe('creating', () => {
     // Every pet the run created so far counts, list fixtures included: a collision anywhere breaks the rule.
     const byId = new Map<string, Exchange[]>();
     for (const exchange of ctx.client.exchanges) {
-      const status = exchange.response?.status ?? 0;
-      if (operationOf(exchange, ctx.config.baseUrl) !== 'createPet' || status < 200 || status > 299) continue;
+      if (operationOf(exchange, ctx.config.baseUrl) !== 'createPet' || !answeredSuccess(exchange)) continue;
       const id = (exchange.response?.json as Record<string, Json> | undefined)?.id;
       if (typeof id !== 'number' && typeof id !== 'bigint') continue;
       byId.set(String(id), [...(byId.get(String(id)) ?? []), exchange]);

@@ -2,9 +2,9 @@
 // every other but the rate limits, so it sees what listing, creating, fetching, auth and fuzzing provoked.
 import { describe } from 'vitest';
 import { check, type CheckContext } from '../helpers/check.js';
-import { describeExchange, type Exchange } from '../helpers/exchange.js';
+import { answeredSuccess, describeExchange, type Exchange } from '../helpers/exchange.js';
 import { expectThat, isJsonContentType, preview } from '../helpers/expect.js';
-import { asBigInt } from '../helpers/json.js';
+import { asBigInt, isJsonObject } from '../helpers/json.js';
 import { groupExchanges, operationOf, PET_OPERATIONS } from '../helpers/operations.js';
 import { unknownPetId } from '../helpers/pets.js';
 import { validateSchema } from '../helpers/schema.js';
@@ -17,9 +17,8 @@ function errorResponses(ctx: CheckContext): Exchange[] {
 /** Success responses of the pet operations (the store's body is not shown, so it is not judged). */
 function petSuccesses(ctx: CheckContext): Exchange[] {
   return ctx.client.exchanges.filter((exchange) => {
-    const status = exchange.response?.status ?? 0;
     const operation = operationOf(exchange, ctx.config.baseUrl);
-    return status >= 200 && status <= 299 && operation !== undefined && PET_OPERATIONS.includes(operation);
+    return answeredSuccess(exchange) && operation !== undefined && PET_OPERATIONS.includes(operation);
   });
 }
 
@@ -83,7 +82,7 @@ describe('errors', () => {
     // Only a status field that is an integer is compared: a missing or mistyped one is ERR-02's finding.
     await judgeEach(ctx, errorResponses(ctx), 'the Error status field equal to the HTTP status', (exchange) => {
       const { json, status } = exchange.response!;
-      const field = typeof json === 'object' && json !== null && !Array.isArray(json) ? asBigInt(json.status) : undefined;
+      const field = isJsonObject(json) ? asBigInt(json.status) : undefined;
       return field === undefined || field === BigInt(status) ? undefined : `"status": ${field} in a ${status} response`;
     });
   });
@@ -107,7 +106,7 @@ describe('errors', () => {
     const codes = new Map<number, Set<string>>();
     for (const exchange of errorResponses(ctx)) {
       const { json, status } = exchange.response!;
-      const code = typeof json === 'object' && json !== null && !Array.isArray(json) ? json.code : undefined;
+      const code = isJsonObject(json) ? json.code : undefined;
       if (typeof code === 'string') codes.set(status, (codes.get(status) ?? new Set()).add(code));
     }
     ctx.observe(codes.size === 0

@@ -6,8 +6,7 @@ import { describeExchange, type Exchange } from '../helpers/exchange.js';
 import { expectThat, preview, responseOf } from '../helpers/expect.js';
 import { operationOf } from '../helpers/operations.js';
 import type { Json } from '../helpers/json.js';
-import { ensurePets, SetupError, type Pet } from '../helpers/pets.js';
-import { validateSchema } from '../helpers/schema.js';
+import { ensurePets, isValidPet, SetupError, type Pet } from '../helpers/pets.js';
 
 /** Statuses that say an operation is gone rather than that a pet is missing or a request wrong. */
 const GONE = [404, 405, 410, 501];
@@ -28,7 +27,7 @@ async function listedPet(ctx: CheckContext): Promise<Pet | undefined> {
   const listed = (exchanges: readonly Exchange[]) => exchanges
     .filter((exchange) => operationOf(exchange, ctx.config.baseUrl) === 'listPets' && exchange.response?.status === 200)
     .flatMap((exchange) => (Array.isArray(exchange.response?.json) ? exchange.response.json : []))
-    .filter((item): item is Json & Pet => validateSchema('Pet', item).length === 0);
+    .filter((item): item is Json & Pet => isValidPet(item));
   let pets = listed(ctx.client.exchanges);
   if (pets.length === 0) {
     // An empty target gets one pet (unless --read-only); a listing too broken to count is LIST-01's finding.
