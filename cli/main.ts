@@ -1,15 +1,13 @@
 #!/usr/bin/env node
-import { accessSync, constants, mkdirSync, readFileSync } from 'node:fs';
+import { accessSync, constants, mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { activeRules } from '../helpers/catalog.js';
-import { packagePath } from '../helpers/package-root.js';
 import { redact, registerSecret } from '../helpers/redact.js';
 import { stringifyJson } from '../helpers/json.js';
 import { parseArguments, possibleKeys, UsageError } from './options.js';
 import { TargetUnreachable } from './preflight.js';
-import { runConformance } from './run.js';
+import { runConformance, TOOL } from './run.js';
 
-const VERSION = (JSON.parse(readFileSync(packagePath('package.json'), 'utf8')) as { version: string }).version;
 
 // `petstore-conformance … | head` closes stdout early: that is the reader's choice, not a crash.
 for (const stream of [process.stdout, process.stderr]) {
@@ -21,7 +19,7 @@ for (const stream of [process.stdout, process.stderr]) {
 
 async function main(argv: string[]): Promise<number> {
   for (const key of possibleKeys(argv, process.env)) registerSecret(key);
-  const parsed = parseArguments(argv, process.env, VERSION, (text) => process.stdout.write(text));
+  const parsed = parseArguments(argv, process.env, TOOL.version, (text) => process.stdout.write(text));
   if (parsed.action === 'exit') return parsed.code;
   if (parsed.action === 'list') {
     for (const rule of activeRules()) process.stdout.write(`${rule.id.padEnd(10)} ${rule.level.padEnd(6)} ${rule.area.padEnd(10)} ${rule.summary}\n`);

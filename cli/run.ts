@@ -61,7 +61,8 @@ export interface RunResult {
   reportDir: string;
 }
 
-const TOOL = JSON.parse(readFileSync(packagePath('package.json'), 'utf8')) as { name: string; version: string };
+/** This package's name and version: every report names the suite version that judged. */
+export const TOOL = JSON.parse(readFileSync(packagePath('package.json'), 'utf8')) as { name: string; version: string };
 
 /** Certifies one target: the whole run, from the reference server (if needed) to the reports. */
 export async function runConformance(options: RunOptions): Promise<RunResult> {
@@ -121,7 +122,7 @@ export async function runConformance(options: RunOptions): Promise<RunResult> {
       ...(baseline ? { baseline } : {}),
       rules,
     };
-    writeReports(report, reportDir, exchanges, options.reporters);
+    writeReportFiles(report, exchanges, reportDir, options.reporters);
     if (options.writeBaseline) writeFileSync(options.writeBaseline, redact(formatBaseline(report, options.baseline)));
     print(summaryText(report));
     if (baseline) print(`\n${baselineLines(baseline).join('\n')}`);
@@ -174,9 +175,4 @@ function readExchanges(path: string): Exchange[] {
 function reportedOptions(options: RunOptions): Record<string, unknown> {
   const { print: _print, apiKey, baseline, ...rest } = options;
   return { ...rest, apiKey: apiKey ? '[redacted]' : undefined, baseline: baseline?.file };
-}
-
-/** Every report file goes through the redactor: the key must appear in none of them. */
-export function writeReports(report: Report, dir: string, exchanges: readonly Exchange[] = [], reporters: readonly ReporterName[] = REPORTER_NAMES): void {
-  writeReportFiles(report, exchanges, dir, reporters);
 }

@@ -154,17 +154,21 @@ export class PetstoreClient {
     }
   }
 
-  /** Ends the check (reported skipped) once --max-requests is spent; the terminal hears it once. */
+  /** Ends the check (reported skipped) once --max-duration or --max-requests is spent. */
   private assertBudgetLeft(): void {
     if (this.options.deadlineMs !== undefined && Date.now() >= this.options.deadlineMs) {
-      if (!this.budgetAnnounced) this.notify('time budget (--max-duration) spent: the checks left are reported skipped');
-      this.budgetAnnounced = true;
-      throw new BudgetExhausted('the run\'s time budget (--max-duration) is spent');
+      this.budgetSpent('time budget (--max-duration)', 'the run\'s time budget (--max-duration) is spent');
     }
-    if (this.options.maxRequests === null || this.sent < this.options.maxRequests) return;
-    if (!this.budgetAnnounced) this.notify(`request budget of ${this.options.maxRequests} (--max-requests) spent: the checks left are reported skipped`);
+    if (this.options.maxRequests !== null && this.sent >= this.options.maxRequests) {
+      this.budgetSpent(`request budget of ${this.options.maxRequests} (--max-requests)`, `the request budget of ${this.options.maxRequests} (--max-requests) is spent`);
+    }
+  }
+
+  /** The terminal hears of a spent budget once; every check that meets it after is skipped with the reason. */
+  private budgetSpent(budget: string, reason: string): never {
+    if (!this.budgetAnnounced) this.notify(`${budget} spent: the checks left are reported skipped`);
     this.budgetAnnounced = true;
-    throw new BudgetExhausted(`the request budget of ${this.options.maxRequests} (--max-requests) is spent`);
+    throw new BudgetExhausted(reason);
   }
 
   private async once(spec: SendOptions): Promise<Exchange> {
