@@ -1,46 +1,14 @@
-import type { Area } from './defects.js';
-import type { ServerSettings } from './options.js';
+import { CORE_VARIANTS } from './variants/core.js';
+import type { VariantSpec } from './variants/spec.js';
 
-export interface VariantSpec {
-  id: string;
-  /** `transport` touches every operation rather than one suite. */
-  area: Area | 'transport';
-  description: string;
-  options?: Partial<ServerSettings>;
-}
+export type { VariantSpec } from './variants/spec.js';
 
-/** Differences the spec allows: a conforming run must still pass with any of them switched on. */
+/**
+ * Differences the spec allows: a conforming run must still pass with any of them switched on. One file
+ * per group under server/variants/; the gallery certifies each.
+ */
 export const VARIANTS = [
-  {
-    id: 'ids-above-2p53',
-    area: 'creating',
-    description: 'assigns ids from 2^53+11, which a double cannot hold',
-    options: { firstId: 2n ** 53n + 11n },
-  },
-  { id: 'retry-after-http-date', area: 'ratelimit', description: 'sends Retry-After as an HTTP-date' },
-  { id: 'extra-fields', area: 'creating', description: 'adds createdAt and tags: [] to every Pet body' },
-  { id: 'default-status', area: 'creating', description: 'gives a pet created without status the status available' },
-  { id: 'no-status', area: 'creating', description: 'leaves status out of a pet created without one (the default behaviour)' },
-  { id: 'charset', area: 'transport', description: 'sends every JSON body as application/json; charset=utf-8' },
-  { id: 'newest-first', area: 'listing', description: 'lists the newest pet first' },
-  { id: 'clamp-limit', area: 'listing', description: 'clamps an out-of-range integer limit into 1–100 instead of answering 400' },
-  { id: 'slow', area: 'transport', description: 'delays every response by 200 ms' },
-  {
-    id: 'free-plan',
-    area: 'ratelimit',
-    description: 'enforces the Free plan: 60 requests per minute',
-    options: { rateLimit: { limit: 60, windowMs: 60_000 } },
-  },
-  {
-    id: 'deprecation-headers',
-    area: 'versioning',
-    description: 'announces the deprecation of GET /pets/{petId} with Deprecation, Sunset and Link headers',
-  },
-  {
-    id: 'ban-after-429',
-    area: 'ratelimit',
-    description: 'bans a key (403 until restart) that sends more than 3 requests while it is answered 429',
-  },
+  ...CORE_VARIANTS,
 ] as const satisfies readonly VariantSpec[];
 
 export type VariantId = (typeof VARIANTS)[number]['id'];

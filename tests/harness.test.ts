@@ -34,6 +34,17 @@ describe('judging a defect run', () => {
     expect(isCaught(diff)).toBe(false);
   });
 
+  it('lets a by-chance rule fail or pass without a verdict on the defect, but never counts it as the catch', () => {
+    const fuzzFailed = reportOf([
+      { id: 'CREATE-03', level: 'MUST', status: 'failed' },
+      { id: 'FUZZ-02', level: 'MUST', status: 'failed' },
+    ]);
+    expect(diffAgainst(['CREATE-03'], fuzzFailed, ['FUZZ-02'])).toEqual({ missing: [], unexpected: [] });
+    expect(diffAgainst(['CREATE-03'], fuzzFailed).unexpected.map((line) => line.id)).toEqual(['FUZZ-02']);
+    const onlyByChance = reportOf([{ id: 'CREATE-03', level: 'MUST', status: 'passed' }, { id: 'FUZZ-02', level: 'MUST', status: 'failed' }]);
+    expect(isCaught(diffAgainst(['CREATE-03'], onlyByChance, ['FUZZ-02']))).toBe(false);
+  });
+
   it('counts an unnamed MUST or SHOULD rule that failed or errored as unexpected', () => {
     const report = reportOf([
       { id: 'LIST-02', level: 'MUST', status: 'failed' },

@@ -1,0 +1,34 @@
+import type { DefectSpec } from './spec.js';
+
+/** Defects of the ratelimit area. */
+export const RATELIMIT_DEFECTS = [
+  {
+    id: 'rate-headers-missing-on-errors',
+    area: 'ratelimit',
+    // The probe's 429 is an error response too, and RATE-10 judges its headers.
+    description: 'leaves the X-RateLimit headers off error responses (the 429 included)',
+    rules: ['RATE-01', 'RATE-10'],
+  },
+  { id: 'rate-remaining-frozen', area: 'ratelimit', description: 'always reports X-RateLimit-Remaining equal to the limit', rules: ['RATE-04', 'RATE-10'] },
+  { id: 'rate-reset-delta-seconds', area: 'ratelimit', description: 'sends X-RateLimit-Reset as seconds until the reset', rules: ['RATE-05'] },
+  {
+    id: 'rate-remaining-above-limit',
+    area: 'ratelimit',
+    description: 'reports X-RateLimit-Remaining above X-RateLimit-Limit (until it reaches 0)',
+    rules: ['RATE-03'],
+  },
+  { id: 'rate-limit-header-decimal', area: 'ratelimit', description: 'sends X-RateLimit-Limit as "1000.0"', rules: ['RATE-02'] },
+  { id: 'rate-429-no-retry-after', area: 'ratelimit', description: 'sends 429 without Retry-After', rules: ['RATE-08'] },
+  { id: 'rate-429-text-body', area: 'ratelimit', description: 'sends 429 with a text/plain "Too Many Requests" body', rules: ['RATE-09'] },
+  { id: 'rate-never-429', area: 'ratelimit', description: 'never enforces the limit (headers still count down)', rules: ['RATE-07'] },
+  { id: 'rate-429-remaining-nonzero', area: 'ratelimit', description: 'reports X-RateLimit-Remaining 1 on a 429', rules: ['RATE-10'] },
+  {
+    id: 'rate-window-never-resets',
+    area: 'ratelimit',
+    description: 'keeps answering 429 after Retry-After has passed (a limited credential never gets a fresh window)',
+    rules: ['RATE-11'],
+    // Recovery is checked only on request; a short window keeps the wait for Retry-After to seconds.
+    options: { rateLimit: { limit: 1000, windowMs: 5_000 } },
+    cliArgs: ['--verify-recovery'],
+  },
+] as const satisfies readonly DefectSpec[];

@@ -1,0 +1,22 @@
+import type { ServerSettings } from '../options.js';
+
+/** The suites of spec/rules.yaml. */
+export type Area = 'listing' | 'creating' | 'fetching' | 'auth' | 'store' | 'versioning' | 'errors' | 'ratelimit';
+
+export interface DefectSpec {
+  id: string;
+  area: Area;
+  /** What the server does wrong, and the framework habit or coding mistake that ships it. */
+  description: string;
+  /** Rule IDs of spec/rules.yaml a conformance run must report as failed under this defect. */
+  rules: readonly string[];
+  /**
+   * Rules the fuzzing suite may also fail, depending on the seed: a generated body can happen to hit the
+   * defect. Never counted as a catch (that is `rules`, judged by deterministic cases), never a false alarm.
+   */
+  byChance?: readonly string[];
+  /** Settings without which the defect would not show (they never override what the caller sets). */
+  options?: Partial<ServerSettings>;
+  /** CLI options without which no check can see the defect (a rule that runs only on request). */
+  cliArgs?: readonly string[];
+}
