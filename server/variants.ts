@@ -1,4 +1,11 @@
 import { CORE_VARIANTS } from './variants/core.js';
+import { LISTING_VARIANTS } from './variants/listing.js';
+import { CREATING_VARIANTS } from './variants/creating.js';
+import { FETCHING_VARIANTS } from './variants/fetching.js';
+import { AUTH_VARIANTS } from './variants/auth.js';
+import { TRANSPORT_VARIANTS } from './variants/transport.js';
+import { ERRORS_VARIANTS } from './variants/errors.js';
+import { RATELIMIT_VARIANTS } from './variants/ratelimit.js';
 import type { VariantSpec } from './variants/spec.js';
 
 export type { VariantSpec } from './variants/spec.js';
@@ -9,6 +16,13 @@ export type { VariantSpec } from './variants/spec.js';
  */
 export const VARIANTS = [
   ...CORE_VARIANTS,
+  ...LISTING_VARIANTS,
+  ...CREATING_VARIANTS,
+  ...FETCHING_VARIANTS,
+  ...AUTH_VARIANTS,
+  ...TRANSPORT_VARIANTS,
+  ...ERRORS_VARIANTS,
+  ...RATELIMIT_VARIANTS,
 ] as const satisfies readonly VariantSpec[];
 
 export type VariantId = (typeof VARIANTS)[number]['id'];
