@@ -10,6 +10,11 @@ export interface Admission {
   /** Epoch milliseconds at which the bucket's current window ends. */
   resetAtMs: number;
   nowMs: number;
+  /**
+   * Under countOnlySuccess, for an admitted request: counts it (or not, when it failed) once its status is
+   * known, and returns what then remains.
+   */
+  settle?: (counted: boolean) => number;
 }
 
 export interface LimiterStats {
@@ -20,7 +25,7 @@ export interface LimiterStats {
   unplanned429: number;
 }
 
-/** The two defects and one variant that change how windows are kept, as plain flags. */
+/** The defects and variants that change how windows are kept, as plain flags. */
 export interface LimiterBehaviour {
   /** False under rate-never-429: the count runs out but nothing is refused. */
   enforce: boolean;
@@ -28,6 +33,8 @@ export interface LimiterBehaviour {
   carryExhaustion: boolean;
   /** Under ban-after-429: how many 429s of a window a key may receive before the next request bans it. */
   banAfter429s?: number;
+  /** Under errors-not-counted: an admitted request counts only once it has succeeded. */
+  countOnlySuccess?: boolean;
 }
 
 interface Window {
@@ -58,7 +65,14 @@ export class FixedWindowLimiter {
     const window = this.#currentWindow(bucket, nowMs);
     const verdict = this.#judge(bucket, window, bannable);
     const { limit } = this.settings;
-    return { verdict, limit, remaining: Math.max(0, limit - window.count), resetAtMs: window.endMs, nowMs };
+    const admission: Admission = { verdict, limit, remaining: Math.max(0, limit - window.count), resetAtMs: window.endMs, nowMs };
+    if (verdict === 'ok' && this.behaviour.countOnlySuccess) {
+      admission.settle = (counted) => {
+        if (counted) window.count = Math.min(window.count + 1, limit);
+        return Math.max(0, limit - window.count);
+      };
+    }
+    return admission;
   }
 
   stats(): LimiterStats {
@@ -83,7 +97,7 @@ export class FixedWindowLimiter {
     if (this.#banned.has(bucket)) return 'banned';
     // A refused request does not count: the window never holds more than the limit.
     if (window.count < this.settings.limit || !this.behaviour.enforce) {
-      window.count = Math.min(window.count + 1, this.settings.limit);
+      if (!this.behaviour.countOnlySuccess) window.count = Math.min(window.count + 1, this.settings.limit);
       return 'ok';
     }
     window.refusals += 1;
