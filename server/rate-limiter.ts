@@ -35,15 +35,23 @@ export interface LimiterBehaviour {
   banAfter429s?: number;
   /** Under errors-not-counted: an admitted request counts only once it has succeeded. */
   countOnlySuccess?: boolean;
+  /** Under sliding-window: a request counts for windowMs from when it was admitted (a sliding log). */
+  slidingLog?: boolean;
 }
 
 interface Window {
   endMs: number;
   count: number;
   refusals: number;
+  /** Under a sliding log: when each request still counted was admitted, oldest first. */
+  log?: number[];
 }
 
-/** Fixed windows per bucket; a window starts at the bucket's first request after the last one ended. */
+/**
+ * Fixed windows per bucket; a window starts at the bucket's first request after the last one ended. As a
+ * sliding log (a variant), each request counts for one window's length, and the window ends when the
+ * oldest request still counted drops out: that end moves forward as requests age.
+ */
 export class FixedWindowLimiter {
   readonly #windows = new Map<string, Window>();
   readonly #banned = new Set<string>();
@@ -64,6 +72,7 @@ export class FixedWindowLimiter {
     this.#byKey[bucket] = (this.#byKey[bucket] ?? 0) + 1;
     const window = this.#currentWindow(bucket, nowMs);
     const verdict = this.#judge(bucket, window, bannable);
+    if (verdict === 'ok' && window.log) window.log.push(nowMs);
     const { limit } = this.settings;
     const admission: Admission = { verdict, limit, remaining: Math.max(0, limit - window.count), resetAtMs: window.endMs, nowMs };
     if (verdict === 'ok' && this.behaviour.countOnlySuccess) {
@@ -85,12 +94,24 @@ export class FixedWindowLimiter {
   }
 
   #currentWindow(bucket: string, nowMs: number): Window {
+    if (this.behaviour.slidingLog) return this.#slidingWindow(bucket, nowMs);
     const previous = this.#windows.get(bucket);
     if (previous && nowMs < previous.endMs) return previous;
     const exhausted = previous !== undefined && previous.refusals > 0 && this.behaviour.carryExhaustion;
     const fresh: Window = { endMs: nowMs + this.settings.windowMs, count: exhausted ? this.settings.limit : 0, refusals: 0 };
     this.#windows.set(bucket, fresh);
     return fresh;
+  }
+
+  #slidingWindow(bucket: string, nowMs: number): Window {
+    const { windowMs } = this.settings;
+    const window = this.#windows.get(bucket) ?? { endMs: nowMs + windowMs, count: 0, refusals: 0, log: [] };
+    if (nowMs >= window.endMs) window.refusals = 0;
+    window.log = window.log!.filter((at) => at > nowMs - windowMs);
+    window.count = window.log.length;
+    window.endMs = (window.log[0] ?? nowMs) + windowMs;
+    this.#windows.set(bucket, window);
+    return window;
   }
 
   #judge(bucket: string, window: Window, bannable: boolean): Verdict {

@@ -94,6 +94,7 @@ function createContext(settings: ResolvedOptions): Context {
     carryExhaustion: has('rate-window-never-resets'),
     ...(variant('ban-after-429') ? { banAfter429s: BAN_AFTER_429S } : {}),
     countOnlySuccess: variant('errors-not-counted'),
+    slidingLog: variant('sliding-window'),
   });
   return { settings, store, limiter, has, variant };
 }
