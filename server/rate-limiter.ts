@@ -10,6 +10,11 @@ export interface Admission {
   /** Epoch milliseconds at which the bucket's current window ends. */
   resetAtMs: number;
   nowMs: number;
+  /**
+   * Under countOnlySuccess, for an admitted request: counts it (or not, when it failed) once its status is
+   * known, and returns what then remains.
+   */
+  settle?: (counted: boolean) => number;
 }
 
 export interface LimiterStats {
@@ -20,7 +25,7 @@ export interface LimiterStats {
   unplanned429: number;
 }
 
-/** The two defects and one variant that change how windows are kept, as plain flags. */
+/** The defects and variants that change how windows are kept, as plain flags. */
 export interface LimiterBehaviour {
   /** False under rate-never-429: the count runs out but nothing is refused. */
   enforce: boolean;
@@ -28,15 +33,25 @@ export interface LimiterBehaviour {
   carryExhaustion: boolean;
   /** Under ban-after-429: how many 429s of a window a key may receive before the next request bans it. */
   banAfter429s?: number;
+  /** Under errors-not-counted: an admitted request counts only once it has succeeded. */
+  countOnlySuccess?: boolean;
+  /** Under sliding-window: a request counts for windowMs from when it was admitted (a sliding log). */
+  slidingLog?: boolean;
 }
 
 interface Window {
   endMs: number;
   count: number;
   refusals: number;
+  /** Under a sliding log: when each request still counted was admitted, oldest first. */
+  log?: number[];
 }
 
-/** Fixed windows per bucket; a window starts at the bucket's first request after the last one ended. */
+/**
+ * Fixed windows per bucket; a window starts at the bucket's first request after the last one ended. As a
+ * sliding log (a variant), each request counts for one window's length, and the window ends when the
+ * oldest request still counted drops out: that end moves forward as requests age.
+ */
 export class FixedWindowLimiter {
   readonly #windows = new Map<string, Window>();
   readonly #banned = new Set<string>();
@@ -57,8 +72,16 @@ export class FixedWindowLimiter {
     this.#byKey[bucket] = (this.#byKey[bucket] ?? 0) + 1;
     const window = this.#currentWindow(bucket, nowMs);
     const verdict = this.#judge(bucket, window, bannable);
+    if (verdict === 'ok' && window.log) window.log.push(nowMs);
     const { limit } = this.settings;
-    return { verdict, limit, remaining: Math.max(0, limit - window.count), resetAtMs: window.endMs, nowMs };
+    const admission: Admission = { verdict, limit, remaining: Math.max(0, limit - window.count), resetAtMs: window.endMs, nowMs };
+    if (verdict === 'ok' && this.behaviour.countOnlySuccess) {
+      admission.settle = (counted) => {
+        if (counted) window.count = Math.min(window.count + 1, limit);
+        return Math.max(0, limit - window.count);
+      };
+    }
+    return admission;
   }
 
   stats(): LimiterStats {
@@ -71,6 +94,7 @@ export class FixedWindowLimiter {
   }
 
   #currentWindow(bucket: string, nowMs: number): Window {
+    if (this.behaviour.slidingLog) return this.#slidingWindow(bucket, nowMs);
     const previous = this.#windows.get(bucket);
     if (previous && nowMs < previous.endMs) return previous;
     const exhausted = previous !== undefined && previous.refusals > 0 && this.behaviour.carryExhaustion;
@@ -79,11 +103,22 @@ export class FixedWindowLimiter {
     return fresh;
   }
 
+  #slidingWindow(bucket: string, nowMs: number): Window {
+    const { windowMs } = this.settings;
+    const window = this.#windows.get(bucket) ?? { endMs: nowMs + windowMs, count: 0, refusals: 0, log: [] };
+    if (nowMs >= window.endMs) window.refusals = 0;
+    window.log = window.log!.filter((at) => at > nowMs - windowMs);
+    window.count = window.log.length;
+    window.endMs = (window.log[0] ?? nowMs) + windowMs;
+    this.#windows.set(bucket, window);
+    return window;
+  }
+
   #judge(bucket: string, window: Window, bannable: boolean): Verdict {
     if (this.#banned.has(bucket)) return 'banned';
     // A refused request does not count: the window never holds more than the limit.
     if (window.count < this.settings.limit || !this.behaviour.enforce) {
-      window.count = Math.min(window.count + 1, this.settings.limit);
+      if (!this.behaviour.countOnlySuccess) window.count = Math.min(window.count + 1, this.settings.limit);
       return 'ok';
     }
     window.refusals += 1;

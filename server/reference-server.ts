@@ -1,12 +1,13 @@
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { gzipSync } from 'node:zlib';
 import { accepts, validBearerKey } from './auth.js';
 import type { Context } from './context.js';
 import { defectById, type DefectId } from './defects.js';
 import { resolveOptions, type ReferenceServerOptions, type ResolvedOptions, type ServerSettings } from './options.js';
 import { PetStore, preloadPets } from './pet-store.js';
-import { FixedWindowLimiter, type LimiterStats } from './rate-limiter.js';
+import { FixedWindowLimiter, type Admission, type LimiterStats } from './rate-limiter.js';
 import { RATE_LIMIT_HEADERS, retryAfter, sendError, setRateLimitHeaders } from './responses.js';
 import { registerRoutes, sendUnauthorized } from './routes.js';
 import { variantById, type VariantId } from './variants.js';
@@ -70,6 +71,7 @@ function buildApp(options: ReferenceServerOptions): { app: FastifyInstance; ctx:
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => done(null, body));
   app.addHook('onRequest', gate(ctx));
+  app.addHook('preHandler', routingDefects(ctx));
   app.addHook('onSend', finishResponse(ctx));
   app.setErrorHandler((error: { statusCode?: number; message?: string }, _request, reply) => {
     const status = error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 600 ? error.statusCode : 500;
@@ -91,15 +93,21 @@ function createContext(settings: ResolvedOptions): Context {
     enforce: !has('rate-never-429'),
     carryExhaustion: has('rate-window-never-resets'),
     ...(variant('ban-after-429') ? { banAfter429s: BAN_AFTER_429S } : {}),
+    countOnlySuccess: variant('errors-not-counted'),
+    slidingLog: variant('sliding-window'),
   });
   return { settings, store, limiter, has, variant };
 }
+
+// The admission of each request, for the count that is settled once its status is known.
+const admissions = new WeakMap<FastifyRequest, Admission>();
 
 /** Bucket → rate limit → auth, for every request including unknown routes, before any body is read. */
 function gate(ctx: Context): (request: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply | undefined> {
   return async (request, reply) => {
     const key = validBearerKey(request.headers.authorization, ctx.settings.apiKeys);
     const admission = ctx.limiter.admit(key ?? `anon:${request.ip}`, key !== undefined);
+    admissions.set(request, admission);
     setRateLimitHeaders(reply, admission, ctx);
     if (admission.verdict === 'banned') return sendError(reply, ctx, 403, 'banned', 'this API key is banned for ignoring 429 responses');
     if (admission.verdict === 'limited') {
@@ -119,12 +127,71 @@ function authDeferred(request: FastifyRequest, ctx: Context): boolean {
   return ctx.has('auth-after-validation') && request.method === 'POST' && route === `${base}/pets`;
 }
 
+/**
+ * Defects of routing, which answer an operation before its handler runs (after the gate, so the key is
+ * checked and counted as for any request).
+ */
+function routingDefects(ctx: Context): (request: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply | undefined> {
+  return async (request, reply) => {
+    const base = ctx.settings.basePath;
+    const operation = `${request.method} ${request.routeOptions.url ?? ''}`;
+    if (operation === `GET ${base}/store/orders`) {
+      // Spring answers a path mapped with @PostMapping only with 405 Method Not Allowed to a GET.
+      if (ctx.has('store-orders-post-only')) return sendError(reply.header('allow', 'POST'), ctx, 405, 'method_not_allowed', 'GET is not supported here');
+      // A generated stub left unimplemented throws, and the framework's error handler answers 500.
+      if (ctx.has('store-orders-unimplemented')) throw new Error('not implemented');
+    }
+    if (operation === `GET ${base}/pets/:petId` && ctx.has('get-pet-gone-410')) {
+      return sendError(reply, ctx, 410, 'gone', 'GET /pets/{petId} is deprecated; use GET /pets?status=');
+    }
+    return undefined;
+  };
+}
+
 function finishResponse(ctx: Context) {
-  return async (_request: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<unknown> => {
+  return async (request: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<unknown> => {
+    settleCount(request, reply, ctx);
     if (ctx.has('rate-headers-missing-on-errors') && reply.statusCode >= 400) {
       for (const header of RATE_LIMIT_HEADERS) reply.removeHeader(header);
     }
+    // Go's net/http: a handler that never sets Content-Type gets http.DetectContentType's guess, which
+    // names JSON text "text/plain; charset=utf-8".
+    if (ctx.has('json-content-type-sniffed') && /^application\/json/.test(String(reply.getHeader('content-type') ?? ''))) {
+      reply.header('content-type', 'text/plain; charset=utf-8');
+    }
+    if (ctx.variant('extra-headers')) addExtraHeaders(request, reply);
+    if (ctx.variant('connection-close')) reply.header('connection', 'close');
     if (ctx.variant('slow')) await sleep(SLOW_DELAY_MS);
+    if (ctx.variant('gzip')) return gzipped(request, reply, payload);
     return payload;
   };
+}
+
+/** Under errors-not-counted, a request counts once it is known to have succeeded; its headers say so. */
+function settleCount(request: FastifyRequest, reply: FastifyReply, ctx: Context): void {
+  const admission = admissions.get(request);
+  if (!admission?.settle) return;
+  const remaining = admission.settle(reply.statusCode < 400);
+  setRateLimitHeaders(reply, { ...admission, remaining }, ctx);
+}
+
+/** What many gateways add: a request id, CORS and a Server header. None of them is the spec's business. */
+function addExtraHeaders(request: FastifyRequest, reply: FastifyReply): void {
+  reply.header('x-request-id', request.id);
+  reply.header('access-control-allow-origin', '*');
+  reply.header('access-control-expose-headers', 'X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After');
+  reply.header('server', 'petstore/1.0');
+}
+
+/**
+ * Gzip whenever the client accepts it; a request with no Accept-Encoding accepts any coding (RFC 9110
+ * §12.5.3), so that includes it.
+ */
+function gzipped(request: FastifyRequest, reply: FastifyReply, payload: unknown): unknown {
+  const accept = request.headers['accept-encoding'];
+  const acceptsGzip = accept === undefined || /(^|,)\s*(gzip|\*)\s*(,|$|;(?!\s*q=0(\.0*)?\s*(,|$)))/i.test(accept);
+  if (!acceptsGzip || !(typeof payload === 'string' || Buffer.isBuffer(payload)) || payload.length === 0) return payload;
+  reply.header('content-encoding', 'gzip');
+  reply.header('vary', 'Accept-Encoding');
+  return gzipSync(payload);
 }

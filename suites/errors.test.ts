@@ -42,9 +42,11 @@ function ensureSamples(ctx: CheckContext): Promise<void> {
 
 /**
  * Reports, per operation and status, the responses for which `problem` says what is wrong: one
- * violation per group ("createPet 400: 25 of 25 …"), with the first offender as evidence.
+ * violation per group ("createPet 400: 25 of 25 …"), with the first offender as evidence. With nothing
+ * to judge the check is skipped for `nothing`: a rule never passes on no evidence.
  */
-async function judgeEach(ctx: CheckContext, exchanges: readonly Exchange[], expected: string, problem: (exchange: Exchange) => string | undefined): Promise<void> {
+async function judgeEach(ctx: CheckContext, exchanges: readonly Exchange[], nothing: string, expected: string, problem: (exchange: Exchange) => string | undefined): Promise<void> {
+  if (exchanges.length === 0) ctx.skip(nothing);
   for (const [group, members] of groupExchanges(exchanges, ctx.config.baseUrl, true)) {
     const broken = members.filter((exchange) => problem(exchange) !== undefined);
     const first = broken[0];
@@ -56,6 +58,17 @@ async function judgeEach(ctx: CheckContext, exchanges: readonly Exchange[], expe
   ctx.observe(`judged ${exchanges.length} response(s) of this run`);
 }
 
+// What the skips say: which answers were missing, and what would provoke them.
+const NO_ERROR_RESPONSE = 'the run received no error response other than 429, so there is nothing to judge (even a request without a key, an empty createPet body and an unknown petId were answered without one)';
+
+/** Error responses whose Error body carries an integer status: the only ones ERR-03 can compare. */
+function withIntegerStatusField(exchanges: readonly Exchange[]): Exchange[] {
+  return exchanges.filter((exchange) => {
+    const { json } = exchange.response!;
+    return isJsonObject(json) && asBigInt(json.status) !== undefined;
+  });
+}
+
 function contentTypeProblem(exchange: Exchange): string | undefined {
   const type = exchange.response?.headers['content-type'];
   return isJsonContentType(type) ? undefined : `content type ${type ?? '(none)'}`;
@@ -64,12 +77,12 @@ function contentTypeProblem(exchange: Exchange): string | undefined {
 describe('errors', () => {
   check('ERR-01', async (ctx) => {
     await ensureSamples(ctx);
-    await judgeEach(ctx, errorResponses(ctx), 'content type application/json (a charset parameter is fine)', contentTypeProblem);
+    await judgeEach(ctx, errorResponses(ctx), NO_ERROR_RESPONSE, 'content type application/json (a charset parameter is fine)', contentTypeProblem);
   });
 
   check('ERR-02', async (ctx) => {
     await ensureSamples(ctx);
-    await judgeEach(ctx, errorResponses(ctx), 'an Error body with code, message and status', (exchange) => {
+    await judgeEach(ctx, errorResponses(ctx), NO_ERROR_RESPONSE, 'an Error body with code, message and status', (exchange) => {
       const { json, rawBody } = exchange.response!;
       if (json === undefined) return `a body that is not JSON: ${preview(rawBody, 80)}`;
       const problems = validateSchema('Error', json);
@@ -80,17 +93,19 @@ describe('errors', () => {
   check('ERR-03', async (ctx) => {
     await ensureSamples(ctx);
     // Only a status field that is an integer is compared: a missing or mistyped one is ERR-02's finding.
-    await judgeEach(ctx, errorResponses(ctx), 'the Error status field equal to the HTTP status', (exchange) => {
+    const nothing = errorResponses(ctx).length === 0 ? NO_ERROR_RESPONSE
+      : 'no error response carried an Error body with an integer status field, so there is no status to compare (ERR-02 reports the bodies)';
+    await judgeEach(ctx, withIntegerStatusField(errorResponses(ctx)), nothing, 'the Error status field equal to the HTTP status', (exchange) => {
       const { json, status } = exchange.response!;
-      const field = isJsonObject(json) ? asBigInt(json.status) : undefined;
-      return field === undefined || field === BigInt(status) ? undefined : `"status": ${field} in a ${status} response`;
+      const field = asBigInt((json as Record<string, unknown>).status)!;
+      return field === BigInt(status) ? undefined : `"status": ${field} in a ${status} response`;
     });
   });
 
   check('ERR-04', async (ctx) => {
     await ensureSamples(ctx);
     const answered = ctx.client.exchanges.filter((exchange) => exchange.response);
-    await judgeEach(ctx, answered, 'a status below 500', (exchange) => {
+    await judgeEach(ctx, answered, 'the run received no response at all, so there is no status to judge', 'a status below 500', (exchange) => {
       const { status, rawBody } = exchange.response!;
       return status >= 500 ? `status ${status} to ${exchange.request.body === undefined ? 'no body' : `body ${preview(exchange.request.body, 80)}`}; answered ${preview(rawBody, 80)}` : undefined;
     });
@@ -98,7 +113,8 @@ describe('errors', () => {
 
   check('ERR-05', async (ctx) => {
     await ensureSamples(ctx);
-    await judgeEach(ctx, petSuccesses(ctx), 'content type application/json (a charset parameter is fine)', contentTypeProblem);
+    const nothing = 'no pet operation answered with success (2xx) in this run, so there is no success body to judge; a run whose key is accepted provokes them';
+    await judgeEach(ctx, petSuccesses(ctx), nothing, 'content type application/json (a charset parameter is fine)', contentTypeProblem);
   });
 
   check('ERR-06', async (ctx) => {
@@ -109,8 +125,7 @@ describe('errors', () => {
       const code = isJsonObject(json) ? json.code : undefined;
       if (typeof code === 'string') codes.set(status, (codes.get(status) ?? new Set()).add(code));
     }
-    ctx.observe(codes.size === 0
-      ? 'no Error code seen'
-      : `Error codes by status: ${[...codes].sort(([a], [b]) => a - b).map(([status, set]) => `${status}: ${[...set].join(', ')}`).join('; ')}`);
+    if (codes.size === 0) ctx.skip('no error response carried an Error body with a string code, so there are no codes to report (ERR-02 reports the bodies)');
+    ctx.observe(`Error codes by status: ${[...codes].sort(([a], [b]) => a - b).map(([status, set]) => `${status}: ${[...set].join(', ')}`).join('; ')}`);
   });
 });

@@ -49,14 +49,22 @@ function ensureSamples(ctx: CheckContext): Promise<void> {
   return sampling;
 }
 
+/** What one of RATE-01..05 judges: the responses it applies to, and why it is skipped when none does. */
+interface Judged {
+  applies: (exchange: Exchange) => boolean;
+  nothing: string;
+}
+
 /**
  * Reports, per operation and status, the responses for which `problem` names what is wrong: one violation
- * per group ("getPet 404: 3 of 3 …"), with the first offender as evidence.
+ * per group ("getPet 404: 3 of 3 …"), with the first offender as evidence. A rule never passes on nothing:
+ * when no response of the run carries what it judges, the check is skipped, saying what was missing.
  */
-async function judgeEach(ctx: CheckContext, expected: string, problem: (exchange: Exchange) => string | undefined): Promise<void> {
+async function judgeEach(ctx: CheckContext, judged: Judged, expected: string, problem: (exchange: Exchange) => string | undefined): Promise<void> {
   await ensureSamples(ctx);
-  const judged = responses(ctx);
-  for (const [group, members] of groupExchanges(judged, ctx.config.baseUrl, true)) {
+  const relevant = responses(ctx).filter(judged.applies);
+  if (relevant.length === 0) ctx.skip(judged.nothing);
+  for (const [group, members] of groupExchanges(relevant, ctx.config.baseUrl, true)) {
     const broken = members.filter((exchange) => problem(exchange) !== undefined);
     const first = broken[0];
     if (!first) continue;
@@ -65,7 +73,22 @@ async function judgeEach(ctx: CheckContext, expected: string, problem: (exchange
       expected, seen, exchanges: [first],
     }));
   }
-  ctx.observe(`judged ${judged.length} response(s) of this run`);
+  ctx.observe(`judged ${relevant.length} response(s) of this run`);
+}
+
+/**
+ * The responses that carry every one of `names` as an integer, and, when there are none, a reason that
+ * says which header was missing or malformed and which rule reports it.
+ */
+function carrying(ctx: CheckContext, names: readonly (typeof HEADERS)[number][], purpose: string): Judged {
+  const integer = (exchange: Exchange, name: string) => /^\d+$/.test(exchange.response!.headers[name]?.trim() ?? '');
+  const applies = (exchange: Exchange) => names.every((name) => integer(exchange, name));
+  const shown = names.map((name) => SHOWN[name]).join(' and ');
+  const present = responses(ctx).some((exchange) => names.every((name) => exchange.response!.headers[name] !== undefined));
+  const nothing = present
+    ? `no response carried ${shown} as an integer, so there is ${purpose} (RATE-02 reports the malformed values)`
+    : `no response carried ${shown}, so there is ${purpose} (RATE-01 reports the missing headers)`;
+  return { applies, nothing };
 }
 
 function missingHeaders(exchange: Exchange): string | undefined {
@@ -109,6 +132,14 @@ function resetNotATimestamp(exchange: Exchange): string | undefined {
   return undefined;
 }
 
+/** Why no step from one request to the next could be read: the headers it needs, or the order of the requests. */
+function noStepReason(ctx: CheckContext, purpose: string): string {
+  const counting = carrying(ctx, ['x-ratelimit-remaining', 'x-ratelimit-reset'], purpose);
+  return responses(ctx).some(counting.applies)
+    ? `no two requests fell in one window one after the other, so there is ${purpose}`
+    : counting.nothing;
+}
+
 /** One request with the key and the one answered just before it was sent, in the same window. */
 interface Step {
   before: Exchange;
@@ -135,6 +166,19 @@ function keySteps(exchanges: readonly Exchange[]): Step[] {
     steps.push({ before, after, from: a.remaining!, to: b.remaining! });
   }
   return steps;
+}
+
+/**
+ * Whether a response came in the last second before its X-RateLimit-Reset. Reset counts whole seconds, so a
+ * sliding window whose oldest request ages out at 12.3 s announces 13 s: between the two, Remaining may
+ * rise, or stand still after a counted request, under an unchanged Reset without any rule being broken.
+ */
+function inLastSecondBeforeReset(exchange: Exchange): boolean {
+  const reset = readRateLimitHeaders(exchange.response!.headers).reset!;
+  const now = serverNow(exchange);
+  // The Date header is the server's time rounded down to the second; our clock gets a second more for its skew.
+  const margin = now.slack === 1 ? 1 : 2;
+  return now.seconds >= reset - margin;
 }
 
 /** The plan of the spec a limit and window length match. */
@@ -177,21 +221,29 @@ async function the429(ctx: CheckContext): Promise<Exchange> {
 
 describe('ratelimit', () => {
   check('RATE-01', async (ctx) => {
-    await judgeEach(ctx, 'X-RateLimit-Limit, X-RateLimit-Remaining and X-RateLimit-Reset', missingHeaders);
+    const every = { applies: () => true, nothing: 'the run received no response, so there are no headers to judge' };
+    await judgeEach(ctx, every, 'X-RateLimit-Limit, X-RateLimit-Remaining and X-RateLimit-Reset', missingHeaders);
   });
 
   check('RATE-02', async (ctx) => {
-    await judgeEach(ctx, 'each rate-limit header a non-negative integer', nonIntegerHeaders);
+    const anyHeader = {
+      applies: (exchange: Exchange) => HEADERS.some((name) => exchange.response!.headers[name] !== undefined),
+      nothing: 'no response carried any X-RateLimit-* header, so there is no value to judge (RATE-01 reports the missing headers)',
+    };
+    await judgeEach(ctx, anyHeader, 'each rate-limit header a non-negative integer', nonIntegerHeaders);
   });
 
   check('RATE-03', async (ctx) => {
-    await judgeEach(ctx, 'X-RateLimit-Remaining no greater than X-RateLimit-Limit', remainingAboveLimit);
+    const both = carrying(ctx, ['x-ratelimit-limit', 'x-ratelimit-remaining'], 'nothing to compare');
+    await judgeEach(ctx, both, 'X-RateLimit-Remaining no greater than X-RateLimit-Limit', remainingAboveLimit);
   });
 
   check('RATE-04', async (ctx) => {
     await ensureSamples(ctx);
-    const steps = keySteps(responses(ctx));
-    if (steps.length === 0) ctx.skip('no two requests with the key fell in one window one after the other, so there is no step to judge');
+    const all = keySteps(responses(ctx));
+    if (all.length === 0) ctx.skip(noStepReason(ctx, 'no step to judge'));
+    const steps = all.filter((step) => !inLastSecondBeforeReset(step.after));
+    if (steps.length === 0) ctx.skip(`all ${all.length} step(s) from one request with the key to the next ended in the last second before X-RateLimit-Reset, where requests may be aging out of a sliding window`);
     // A listing answered 200 is surely counted; the spec leaves open which other operations are,
     // so for those Remaining may stay put, but it may never go up inside a window.
     const broken = steps.filter((step) => step.to > step.from
@@ -203,11 +255,12 @@ describe('ratelimit', () => {
         expected: `X-RateLimit-Remaining below ${step.from} on the next request`, seen, exchanges: [step.before, step.after],
       }));
     }
-    ctx.observe(`judged ${steps.length} step(s) from one request with the key to the next`);
+    const aside = all.length - steps.length;
+    ctx.observe(`judged ${steps.length} step(s) from one request with the key to the next${aside > 0 ? `; ${aside} ending in the last second before their Reset set aside` : ''}`);
   });
 
   check('RATE-05', async (ctx) => {
-    await judgeEach(ctx, `X-RateLimit-Reset a Unix timestamp (seconds) at most a day ahead`, resetNotATimestamp);
+    await judgeEach(ctx, carrying(ctx, ['x-ratelimit-reset'], 'nothing to judge'), 'X-RateLimit-Reset a Unix timestamp (seconds) at most a day ahead', resetNotATimestamp);
   });
 
   check('RATE-06', async (ctx) => {
@@ -289,16 +342,22 @@ describe('ratelimit', () => {
     const judged = responses(ctx);
     const byOperation = new Map<string, { lowered: number; kept: number }>();
     for (const step of keySteps(judged)) {
-      const operation = operationOf(step.after, ctx.config.baseUrl) ?? describeExchange(step.after);
+      // Success and error apart: a server may count only what succeeded (the spec leaves that open).
+      const answer = step.after.response!.status < 400 ? 'success' : 'error';
+      const operation = `${operationOf(step.after, ctx.config.baseUrl) ?? describeExchange(step.after)} (${answer})`;
       const tally = byOperation.get(operation) ?? { lowered: 0, kept: 0 };
       if (step.to < step.from) tally.lowered += 1;
       else if (step.from > 0) tally.kept += 1;
       byOperation.set(operation, tally);
     }
+    const anonymous = anonymousCounting(judged);
+    if (byOperation.size === 0 && anonymous === undefined) {
+      ctx.skip(noStepReason(ctx, 'no count to follow from one request to the next'));
+    }
     for (const [operation, { lowered, kept }] of byOperation) {
       ctx.observe(`${operation} with the key: ${kept === 0 ? 'counted' : lowered === 0 ? 'not counted' : 'counted sometimes'} (${lowered} request(s) lowered X-RateLimit-Remaining, ${kept} left it)`);
     }
-    ctx.observe(anonymousCounting(judged));
+    ctx.observe(anonymous ?? 'requests without a valid key: not enough consecutive requests in one window to tell how they are counted');
   });
 });
 
@@ -306,7 +365,7 @@ describe('ratelimit', () => {
  * Whether requests without a valid key share the key's count, have a bucket of their own, or are not counted:
  * read from each such request and the response answered just before it was sent, in the same window.
  */
-function anonymousCounting(exchanges: readonly Exchange[]): string {
+function anonymousCounting(exchanges: readonly Exchange[]): string | undefined {
   const tally = { continuedKey: 0, apartFromKey: 0, lowered: 0, kept: 0 };
   const anonymous = exchanges.filter((exchange) => credentialOf(exchange.request.auth) !== 'key');
   for (const after of anonymous) {
@@ -319,9 +378,10 @@ function anonymousCounting(exchanges: readonly Exchange[]): string {
     } else if (b.remaining < a.remaining) tally.lowered += 1;
     else tally.kept += 1;
   }
+  if (tally.continuedKey + tally.apartFromKey + tally.lowered + tally.kept === 0) return undefined;
   const how = tally.continuedKey > tally.apartFromKey ? 'counted with the key\'s requests'
-    : tally.apartFromKey + tally.lowered > 0 ? 'counted in a bucket of their own'
-      : tally.kept > 0 ? 'not counted' : 'not enough consecutive requests to tell';
+    : tally.lowered > 0 ? 'counted in a bucket of their own'
+      : tally.kept > 0 ? 'not counted' : 'kept apart from the key\'s count';
   return `requests without a valid key (${anonymous.length}): ${how} (after a request with the key: ${tally.continuedKey} continued its count, ${tally.apartFromKey} did not; `
     + `after one without: ${tally.lowered} lowered X-RateLimit-Remaining, ${tally.kept} left it)`;
 }

@@ -10,6 +10,9 @@ async function ordersExchange(ctx: CheckContext): Promise<Exchange> {
   return earlier ?? ctx.client.send({ path: '/store/orders' });
 }
 
+// Answers a gateway gives before any routing: they say nothing of whether the operation exists.
+const BEFORE_ROUTING = [401, 403, 429];
+
 /** A body described without judging it: the spec shows none. */
 function shapeOf(exchange: Exchange): string {
   const { json, rawBody } = responseOf(exchange);
@@ -24,6 +27,9 @@ describe('store', () => {
   check('STORE-01', async (ctx) => {
     const exchange = await ordersExchange(ctx);
     const status = responseOf(exchange).status;
+    if (BEFORE_ROUTING.includes(status)) {
+      ctx.skip(`GET /store/orders with the key was answered ${status} (${describeExchange(exchange)}), which a gateway gives before routing, so it says nothing of whether the operation exists (AUTH-06 reports a key refused)`);
+    }
     // Any other answer is allowed: its parameters and responses are not shown, so even a 400 may be right.
     expectThat(status !== 404 && status !== 405, `expected GET /store/orders to exist, saw ${describeExchange(exchange)}`, {
       expected: 'neither 404 nor 405', seen: `status ${status}; body ${preview(responseOf(exchange).rawBody)}`, exchanges: [exchange],

@@ -39,6 +39,18 @@ describe('conforming rate limiting', () => {
     expect(run.code).toBe(0);
   }, TIMEOUT_MS);
 
+  // Windows that move (a sliding log) and counts that skip errors: Reset and Remaining behave unlike a fixed
+  // window's, and neither the step checks nor the probe nor the wait for Retry-After may take that for a fault.
+  for (const variant of ['sliding-window', 'errors-not-counted'] as const) {
+    it(`passes the ${variant} variant and recovers after Retry-After`, async () => {
+      const run = await withChildSlot(() => certify({ variants: [variant], ...SMALL_WINDOW }, ['--only', 'ratelimit', '--strict', '--verify-recovery']));
+      if (run.report === undefined) expect.fail(`the run exited ${run.code} without report.json\n${outputTail(run)}`);
+      expect(brokenRules(run.report).map((rule) => `${rule.id} ${rule.status}: ${rule.message}`)).toEqual([]);
+      for (const id of ['RATE-04', 'RATE-07', 'RATE-11']) expect(statusOf(run.report, id), id).toBe('passed');
+      expect(run.code).toBe(0);
+    }, TIMEOUT_MS);
+  }
+
   it('certifies the reference server at 60 requests a window with no unplanned 429, saying on the terminal when it waits', async () => {
     const run = await withChildSlot(() => certify({ rateLimit: { limit: 60, windowMs: 2_500 } }, ['--strict', '--verify-recovery'], { timeoutMs: TIMEOUT_MS }));
     if (run.report === undefined) expect.fail(`the run exited ${run.code} without report.json\n${outputTail(run)}`);

@@ -2,6 +2,8 @@ import type { DefectSpec } from './spec.js';
 
 const ERROR_BODY_RULES = ['AUTH-01', 'AUTH-02', 'AUTH-03', 'AUTH-04', 'AUTH-05'] as const;
 const CREATE_400_RULES = ['CREATE-08', 'CREATE-09', 'CREATE-10', 'CREATE-11', 'CREATE-12', 'CREATE-13'] as const;
+// Every check that validates an Error body: a body the schema rejects fails all of them.
+const ERROR_SCHEMA_RULES = ['ERR-02', ...ERROR_BODY_RULES, ...CREATE_400_RULES, 'LIST-06', 'LIST-07', 'FETCH-02', 'FUZZ-01', 'RATE-09'] as const;
 
 /** Defects of the errors area. */
 export const ERRORS_DEFECTS = [
@@ -11,8 +13,44 @@ export const ERRORS_DEFECTS = [
     id: 'errors-without-code',
     area: 'errors',
     description: 'leaves code out of every Error body',
-    rules: ['ERR-02', ...ERROR_BODY_RULES, ...CREATE_400_RULES, 'LIST-06', 'LIST-07', 'FETCH-02', 'FUZZ-01', 'RATE-09'],
+    rules: ERROR_SCHEMA_RULES,
   },
   { id: 'list-text-plain', area: 'errors', description: 'sends the GET /pets list as text/plain', rules: ['ERR-05'] },
   { id: 'errors-unknown-status-500', area: 'errors', description: 'answers an unknown status filter with 500', rules: ['ERR-04'] },
+  {
+    id: 'errors-status-string',
+    area: 'errors',
+    description: 'writes the Error status as a string ("status": "404"): a Pydantic model declaring status: str, or String(res.statusCode) in an Express error handler',
+    rules: ERROR_SCHEMA_RULES,
+  },
+  {
+    id: 'errors-message-null',
+    area: 'errors',
+    description: 'writes "message": null: Jackson serialises the null getReason() of a Spring ResponseStatusException thrown without a reason',
+    rules: ERROR_SCHEMA_RULES,
+  },
+  {
+    id: 'errors-detail-not-message',
+    area: 'errors',
+    description: 'puts the human-readable text under detail instead of message, as FastAPI\'s HTTPException does',
+    rules: ERROR_SCHEMA_RULES,
+  },
+  {
+    id: 'errors-problem-json',
+    area: 'errors',
+    description: 'sends errors as application/problem+json (Spring 6 ProblemDetail\'s media type) though the body is the spec\'s Error',
+    rules: ['ERR-01'],
+  },
+  {
+    id: 'errors-envelope',
+    area: 'errors',
+    description: 'wraps every Error in an envelope, {"error": {"code", "message", "status"}}, as Google\'s JSON style guide does',
+    rules: ERROR_SCHEMA_RULES,
+  },
+  {
+    id: 'json-content-type-sniffed',
+    area: 'errors',
+    description: 'never sets Content-Type, so Go\'s net/http sniffs every JSON body as text/plain; charset=utf-8 (errors and successes alike)',
+    rules: ['ERR-01', 'ERR-05'],
+  },
 ] as const satisfies readonly DefectSpec[];

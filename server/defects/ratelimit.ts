@@ -31,4 +31,34 @@ export const RATELIMIT_DEFECTS = [
     options: { rateLimit: { limit: 1000, windowMs: 5_000 } },
     cliArgs: ['--verify-recovery'],
   },
+  {
+    id: 'rate-reset-milliseconds',
+    area: 'ratelimit',
+    description: 'sends X-RateLimit-Reset in milliseconds: JavaScript\'s Date.now() + window, not divided by 1000',
+    rules: ['RATE-05'],
+  },
+  {
+    id: 'rate-reset-http-date',
+    area: 'ratelimit',
+    description: 'sends X-RateLimit-Reset as an HTTP-date, the Retry-After formatter reused (toUTCString) for a header that wants a Unix timestamp',
+    rules: ['RATE-02'],
+  },
+  {
+    id: 'rate-429-remaining-negative',
+    area: 'ratelimit',
+    description: 'reports X-RateLimit-Remaining -1 on a 429: limit - count with the refused request counted and no clamp at 0',
+    rules: ['RATE-10'],
+  },
+  {
+    id: 'rate-headers-draft-only',
+    area: 'ratelimit',
+    description: 'sends only the IETF draft\'s RateLimit and RateLimit-Policy headers, no X-RateLimit-* (express-rate-limit with legacyHeaders: false)',
+    rules: ['RATE-01'],
+  },
+  {
+    id: 'rate-retry-after-fractional',
+    area: 'ratelimit',
+    description: 'sends Retry-After as fractional seconds ("57.312"): Python\'s reset_at - time.time() formatted without rounding',
+    rules: ['RATE-08'],
+  },
 ] as const satisfies readonly DefectSpec[];

@@ -2,4 +2,9 @@ import type { VariantSpec } from './spec.js';
 
 /** Conforming variants of the errors area. */
 export const ERRORS_VARIANTS = [
+  {
+    id: 'error-extra-members',
+    area: 'errors',
+    description: 'adds details: [] and a traceId to every Error body (the Error schema names what must be there, not all that may)',
+  },
 ] as const satisfies readonly VariantSpec[];

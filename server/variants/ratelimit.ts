@@ -2,4 +2,16 @@ import type { VariantSpec } from './spec.js';
 
 /** Conforming variants of the ratelimit area. */
 export const RATELIMIT_VARIANTS = [
+  {
+    id: 'errors-not-counted',
+    area: 'ratelimit',
+    description: 'counts only successful requests (express-rate-limit\'s skipFailedRequests): the spec leaves open which requests the limits apply to',
+  },
+  {
+    id: 'sliding-window',
+    area: 'ratelimit',
+    description: 'limits by a sliding log: each request counts for a window\'s length, and X-RateLimit-Reset (when the oldest counted request drops out) moves forward as requests age',
+    // A short window, so that requests age out and the Reset moves within one run.
+    options: { rateLimit: { limit: 100, windowMs: 2_000 } },
+  },
 ] as const satisfies readonly VariantSpec[];
