@@ -1,5 +1,5 @@
 import type { Json } from './json.js';
-import { KEY_PLACEHOLDER } from './redact.js';
+import { KEY_PLACEHOLDER, swapCase } from './redact.js';
 
 /** How a request authenticates: the checks of the auth area send every broken form on purpose. */
 export type AuthMode =
@@ -24,26 +24,22 @@ const KEY_VARIABLE = KEY_PLACEHOLDER.slice(1);
 
 /** The Authorization header for a mode: its real value (sent) and its printable form (recorded). */
 export function authorizationFor(mode: AuthMode, key: string): { value?: string; shown?: string } {
+  // Shown forms are shell text, so that the curl line reproduces the credential without printing the key.
+  // No double quotes inside them: curlFor escapes those, and they would become part of the value.
   switch (mode) {
     case 'key': return { value: `Bearer ${key}`, shown: `Bearer ${KEY_PLACEHOLDER}` };
     case 'none': return {};
     case 'empty-bearer': return { value: 'Bearer ', shown: 'Bearer ' };
     case 'unknown-key': return { value: `Bearer ${UNKNOWN_KEY}`, shown: `Bearer ${UNKNOWN_KEY}` };
-    case 'key-plus-char': return { value: `Bearer ${key}x`, shown: `Bearer ${KEY_PLACEHOLDER}x` };
-    // Shell forms, so that the curl line reproduces the near miss without printing the key.
+    case 'key-plus-char': return { value: `Bearer ${key}x`, shown: `Bearer \${${KEY_VARIABLE}}x` };
     case 'key-minus-char': return { value: `Bearer ${key.slice(0, -1)}`, shown: `Bearer \${${KEY_VARIABLE}%?}` };
     case 'key-case-swapped': return { value: `Bearer ${swapCase(key)}`, shown: `Bearer $(printf %s ${KEY_PLACEHOLDER} | tr a-zA-Z A-Za-z)` };
-    case 'basic': return { value: `Basic ${Buffer.from(`${key}:`).toString('base64')}`, shown: `Basic $(printf '%s:' "${KEY_PLACEHOLDER}" | base64)` };
+    case 'basic': return { value: `Basic ${Buffer.from(`${key}:`).toString('base64')}`, shown: `Basic $(printf %s: ${KEY_PLACEHOLDER} | base64)` };
     case 'basic-raw': return { value: `Basic ${key}`, shown: `Basic ${KEY_PLACEHOLDER}` };
     case 'token-scheme': return { value: `Token ${key}`, shown: `Token ${KEY_PLACEHOLDER}` };
     case 'bare': return { value: key, shown: KEY_PLACEHOLDER };
     case 'lowercase-bearer': return { value: `bearer ${key}`, shown: `bearer ${KEY_PLACEHOLDER}` };
   }
-}
-
-/** The text with every ASCII letter in the other case: a key a case-insensitive comparison would still accept. */
-export function swapCase(text: string): string {
-  return text.replace(/[a-z]/gi, (letter) => (letter === letter.toLowerCase() ? letter.toUpperCase() : letter.toLowerCase()));
 }
 
 export interface RecordedRequest {

@@ -2,10 +2,11 @@
 import { describe } from 'vitest';
 import { check, type CheckContext } from '../helpers/check.js';
 import type { SendOptions } from '../helpers/client.js';
-import { describeExchange, swapCase, type AuthMode, type Exchange } from '../helpers/exchange.js';
+import { describeExchange, type AuthMode, type Exchange } from '../helpers/exchange.js';
 import { expectError, expectStatus, expectThat, responseOf } from '../helpers/expect.js';
 import { groupExchanges, type OperationId } from '../helpers/operations.js';
 import { petName, petsKnownToExist, recordIfCreated, unknownPetId } from '../helpers/pets.js';
+import { swapCase } from '../helpers/redact.js';
 
 /** How each broken credential reads in a message. */
 const BROKEN_AUTH: Record<Exclude<AuthMode, 'key' | 'lowercase-bearer'>, string> = {
