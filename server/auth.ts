@@ -11,7 +11,10 @@ interface Credentials {
 
 // Keys a multi-tenant server issued to other clients: the several-keys variant accepts them too.
 const OTHER_CLIENTS_KEYS = ['pk_live_5b8e0c2a91d74f3e', 'partner-7731-0f4c9ad2'] as const;
+// The spec's page-size bound, as the query validator of auth-after-query-validation states it on its own.
 const MAX_LIMIT = 100;
+// RFC 6750 §2.1 read to the letter: one space, then a b64token (the strict-token68 variant).
+const STRICT_BEARER = /^bearer [A-Za-z0-9\-._~+/]+=*$/i;
 
 /** Every key the server honours: the configured ones, and under a variant those of other clients. */
 export function acceptedKeys(ctx: Context): readonly string[] {
@@ -47,9 +50,6 @@ export function accepts(header: string | undefined, ctx: Context): boolean {
   if (scheme.toLowerCase() === 'basic') return ctx.has('auth-basic-accepted') && basicCarriesKey(token, keys);
   return token === '' && ctx.has('auth-bare-key-accepted') && keys.includes(scheme);
 }
-
-// RFC 6750 §2.1 read to the letter: one space, then a b64token.
-const STRICT_BEARER = /^bearer [A-Za-z0-9\-._~+/]+=*$/i;
 
 /** The comparison of a token with one key: equality, unless a comparison shortcut is switched on. */
 function tokenMatches(token: string, key: string, ctx: Context): boolean {
