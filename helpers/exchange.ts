@@ -1,5 +1,5 @@
 import type { Json } from './json.js';
-import { KEY_PLACEHOLDER } from './redact.js';
+import { KEY_PLACEHOLDER, swapCase } from './redact.js';
 
 /** How a request authenticates: the checks of the auth area send every broken form on purpose. */
 export type AuthMode =
@@ -7,21 +7,36 @@ export type AuthMode =
   | 'none' // no Authorization header
   | 'empty-bearer' // Authorization: Bearer
   | 'unknown-key' // Bearer with a key no server issued
-  | 'basic' // the key under the Basic scheme
+  | 'key-plus-char' // Bearer with the key and one character more
+  | 'key-minus-char' // Bearer with the key without its last character
+  | 'key-case-swapped' // Bearer with the key's letters in the other case
+  | 'basic' // the key under the Basic scheme, base64(key:) as RFC 7617 writes it
+  | 'basic-raw' // the key under the Basic scheme, not encoded
+  | 'token-scheme' // the key under the Token scheme (Django REST framework, Rails)
   | 'bare' // the key with no scheme
   | 'lowercase-bearer'; // bearer <key>: RFC 9110 makes the scheme case-insensitive
 
 /** The key a server cannot know: recognisable in its logs as ours. */
 export const UNKNOWN_KEY = 'petstore-conformance-unknown-key-0000';
 
+/** The placeholder's variable name, for shell expansions of it: PETSTORE_API_KEY. */
+const KEY_VARIABLE = KEY_PLACEHOLDER.slice(1);
+
 /** The Authorization header for a mode: its real value (sent) and its printable form (recorded). */
 export function authorizationFor(mode: AuthMode, key: string): { value?: string; shown?: string } {
+  // Shown forms are shell text, so that the curl line reproduces the credential without printing the key.
+  // No double quotes inside them: curlFor escapes those, and they would become part of the value.
   switch (mode) {
     case 'key': return { value: `Bearer ${key}`, shown: `Bearer ${KEY_PLACEHOLDER}` };
     case 'none': return {};
     case 'empty-bearer': return { value: 'Bearer ', shown: 'Bearer ' };
     case 'unknown-key': return { value: `Bearer ${UNKNOWN_KEY}`, shown: `Bearer ${UNKNOWN_KEY}` };
-    case 'basic': return { value: `Basic ${Buffer.from(`${key}:`).toString('base64')}`, shown: `Basic $(printf '%s:' "${KEY_PLACEHOLDER}" | base64)` };
+    case 'key-plus-char': return { value: `Bearer ${key}x`, shown: `Bearer \${${KEY_VARIABLE}}x` };
+    case 'key-minus-char': return { value: `Bearer ${key.slice(0, -1)}`, shown: `Bearer \${${KEY_VARIABLE}%?}` };
+    case 'key-case-swapped': return { value: `Bearer ${swapCase(key)}`, shown: `Bearer $(printf %s ${KEY_PLACEHOLDER} | tr a-zA-Z A-Za-z)` };
+    case 'basic': return { value: `Basic ${Buffer.from(`${key}:`).toString('base64')}`, shown: `Basic $(printf %s: ${KEY_PLACEHOLDER} | base64)` };
+    case 'basic-raw': return { value: `Basic ${key}`, shown: `Basic ${KEY_PLACEHOLDER}` };
+    case 'token-scheme': return { value: `Token ${key}`, shown: `Token ${KEY_PLACEHOLDER}` };
     case 'bare': return { value: key, shown: KEY_PLACEHOLDER };
     case 'lowercase-bearer': return { value: `bearer ${key}`, shown: `bearer ${KEY_PLACEHOLDER}` };
   }

@@ -1,9 +1,24 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Context } from './context.js';
+import { isPetStatus } from './new-pet.js';
+import { sendError } from './responses.js';
 
 interface Credentials {
   scheme: string;
   /** '' when the header holds a single word (a bare key, or a scheme whose token was trimmed away). */
   token: string;
+}
+
+// Keys a multi-tenant server issued to other clients: the several-keys variant accepts them too.
+const OTHER_CLIENTS_KEYS = ['pk_live_5b8e0c2a91d74f3e', 'partner-7731-0f4c9ad2'] as const;
+// The spec's page-size bound, as the query validator of auth-after-query-validation states it on its own.
+const MAX_LIMIT = 100;
+// RFC 6750 §2.1 read to the letter: one space, then a b64token (the strict-token68 variant).
+const STRICT_BEARER = /^bearer [A-Za-z0-9\-._~+/]+=*$/i;
+
+/** Every key the server honours: the configured ones, and under a variant those of other clients. */
+export function acceptedKeys(ctx: Context): readonly string[] {
+  return ctx.variant('auth-several-keys') ? [...ctx.settings.apiKeys, ...OTHER_CLIENTS_KEYS] : ctx.settings.apiKeys;
 }
 
 /**
@@ -18,16 +33,30 @@ export function validBearerKey(header: string | undefined, keys: readonly string
 
 /** Whether the server lets the request through, defects included. */
 export function accepts(header: string | undefined, ctx: Context): boolean {
-  const keys = ctx.settings.apiKeys;
-  const credentials = split(header);
+  const keys = acceptedKeys(ctx);
+  // A substring test of the whole header: the scheme, its spelling and the key's ends all go unchecked.
+  if (ctx.has('auth-header-includes-key')) return header !== undefined && keys.some((key) => header.includes(key));
+  // Lower-casing the header to match "bearer" in any case lower-cases the key along with it.
+  const credentials = split(ctx.has('auth-header-lowercased') ? header?.toLowerCase() : header);
   if (!credentials) return ctx.has('auth-missing-key-accepted');
   const { scheme, token } = credentials;
+  if (ctx.variant('auth-strict-token68') && !STRICT_BEARER.test(header?.trim() ?? '')) return false;
+  // `header.split(' ')[1] === key`: whatever word precedes the key passes for a scheme.
+  if (ctx.has('auth-scheme-ignored') && token !== '') return keys.some((key) => tokenMatches(token, key, ctx));
   if (isBearer(scheme, ctx)) {
     if (token === '') return ctx.has('auth-empty-token-accepted');
-    return keys.includes(token) || ctx.has('auth-any-key-accepted');
+    return keys.some((key) => tokenMatches(token, key, ctx)) || ctx.has('auth-any-key-accepted');
   }
   if (scheme.toLowerCase() === 'basic') return ctx.has('auth-basic-accepted') && basicCarriesKey(token, keys);
   return token === '' && ctx.has('auth-bare-key-accepted') && keys.includes(scheme);
+}
+
+/** The comparison of a token with one key: equality, unless a comparison shortcut is switched on. */
+function tokenMatches(token: string, key: string, ctx: Context): boolean {
+  if (ctx.has('auth-key-prefix-accepted')) return token.startsWith(key);
+  if (ctx.has('auth-truncated-key-accepted')) return key.startsWith(token);
+  if (ctx.has('auth-key-case-insensitive')) return token.toLowerCase() === key.toLowerCase();
+  return token === key;
 }
 
 function isBearer(scheme: string, ctx: Context): boolean {
@@ -48,4 +77,55 @@ function basicCarriesKey(token: string, keys: readonly string[]): boolean {
   const decoded = Buffer.from(token, 'base64').toString('utf8');
   const candidates = [token, decoded, ...decoded.split(':')];
   return candidates.some((candidate) => keys.includes(candidate));
+}
+
+/** Whether a route is served without any key (a public route under a defect). */
+export function isPublicRoute(request: FastifyRequest, ctx: Context): boolean {
+  const route = request.routeOptions.url;
+  const base = ctx.settings.basePath;
+  const isGet = request.method === 'GET' || request.method === 'HEAD';
+  if (ctx.has('auth-reads-public') && isGet) return true;
+  if (ctx.has('auth-list-public') && isGet && route === `${base}/pets`) return true;
+  if (ctx.has('auth-get-pet-public') && isGet && route === `${base}/pets/:petId`) return true;
+  return ctx.has('auth-create-public') && request.method === 'POST' && route === `${base}/pets`;
+}
+
+/**
+ * Under the defects that validate or look up before authenticating, the answer a request gets before
+ * its key is read; undefined when it reaches the key check.
+ */
+export function answerBeforeAuth(request: FastifyRequest, reply: FastifyReply, ctx: Context): FastifyReply | undefined {
+  const route = request.routeOptions.url;
+  const base = ctx.settings.basePath;
+  if (request.method !== 'GET') return undefined;
+  if (route === `${base}/pets` && ctx.has('auth-after-query-validation')) {
+    const problem = listQueryProblem(request.query as Record<string, unknown>);
+    return problem === undefined ? undefined : sendError(reply, ctx, 400, 'validation_error', problem);
+  }
+  if (route !== `${base}/pets/:petId`) return undefined;
+  const raw = (request.params as { petId: string }).petId;
+  const id = parseInt64(raw);
+  if ((ctx.has('auth-after-petid-parse') || ctx.has('auth-lookup-before-key')) && id === undefined) {
+    return sendError(reply, ctx, 400, 'invalid_parameter', 'petId must be an int64 integer');
+  }
+  if (ctx.has('auth-lookup-before-key') && id !== undefined && !ctx.store.get(id)) {
+    return sendError(reply, ctx, 404, 'not_found', `no pet with id ${raw}`);
+  }
+  return undefined;
+}
+
+function parseInt64(raw: string): bigint | undefined {
+  if (!/^-?[0-9]+$/.test(raw)) return undefined;
+  const id = BigInt(raw);
+  return id >= -(2n ** 63n) && id < 2n ** 63n ? id : undefined;
+}
+
+// What a query validator mounted in front of the auth middleware rejects (celebrate, express-validator).
+function listQueryProblem(query: Record<string, unknown>): string | undefined {
+  const { limit, status } = query;
+  if (limit !== undefined && !(typeof limit === 'string' && /^[0-9]+$/.test(limit) && Number(limit) >= 1 && Number(limit) <= MAX_LIMIT)) {
+    return `"limit" must be an integer from 1 to ${MAX_LIMIT}`;
+  }
+  if (status !== undefined && !isPetStatus(status)) return '"status" must be one of [available, pending, sold]';
+  return undefined;
 }

@@ -2,7 +2,7 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest }
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { gzipSync } from 'node:zlib';
-import { accepts, validBearerKey } from './auth.js';
+import { acceptedKeys, accepts, answerBeforeAuth, isPublicRoute, validBearerKey } from './auth.js';
 import type { Context } from './context.js';
 import { defectById, type DefectId } from './defects.js';
 import { resolveOptions, type ReferenceServerOptions, type ResolvedOptions, type ServerSettings } from './options.js';
@@ -105,7 +105,7 @@ const admissions = new WeakMap<FastifyRequest, Admission>();
 /** Bucket → rate limit → auth, for every request including unknown routes, before any body is read. */
 function gate(ctx: Context): (request: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply | undefined> {
   return async (request, reply) => {
-    const key = validBearerKey(request.headers.authorization, ctx.settings.apiKeys);
+    const key = validBearerKey(request.headers.authorization, acceptedKeys(ctx));
     const admission = ctx.limiter.admit(key ?? `anon:${request.ip}`, key !== undefined);
     admissions.set(request, admission);
     setRateLimitHeaders(reply, admission, ctx);
@@ -115,6 +115,8 @@ function gate(ctx: Context): (request: FastifyRequest, reply: FastifyReply) => P
       if (ctx.has('rate-429-text-body')) return reply.code(429).header('content-type', 'text/plain; charset=utf-8').send('Too Many Requests');
       return sendError(reply, ctx, 429, 'rate_limited', `rate limit of ${admission.limit} requests exceeded`);
     }
+    const early = answerBeforeAuth(request, reply, ctx);
+    if (early) return early;
     if (authDeferred(request, ctx) || accepts(request.headers.authorization, ctx)) return undefined;
     return sendUnauthorized(reply, ctx);
   };
@@ -124,6 +126,7 @@ function authDeferred(request: FastifyRequest, ctx: Context): boolean {
   const route = request.routeOptions.url;
   const base = ctx.settings.basePath;
   if (ctx.has('auth-store-orders-open') && route === `${base}/store/orders`) return true;
+  if (isPublicRoute(request, ctx)) return true;
   return ctx.has('auth-after-validation') && request.method === 'POST' && route === `${base}/pets`;
 }
 

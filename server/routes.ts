@@ -164,8 +164,35 @@ function announceDeprecation(reply: FastifyReply, ctx: Context): void {
 // ── auth answers, shared with the gate ──
 
 export function sendUnauthorized(reply: FastifyReply, ctx: Context): FastifyReply {
-  if (!ctx.has('auth-no-challenge')) reply.header('www-authenticate', 'Bearer realm="petstore"');
+  const presented = (reply.request.headers.authorization ?? '').trim() !== '';
+  if (ctx.has('auth-express-jwt-json')) return sendExpressJwtJson(reply, presented);
+  if (ctx.has('auth-express-html')) return sendExpressHtml(reply, presented);
+  if (!ctx.has('auth-no-challenge')) reply.header('www-authenticate', challenge(presented, ctx));
   if (ctx.has('auth-403')) return sendError(reply, ctx, 403, 'forbidden', 'a valid API key is required');
   if (ctx.has('auth-401-empty-body')) return sendEmpty(reply, 401);
-  return sendError(reply, ctx, 401, 'unauthorized', 'send the API key as Authorization: Bearer <key>');
+  if (ctx.variant('auth-error-extra-members')) {
+    return sendJson(reply, ctx, 401, { ...UNAUTHORIZED, status: 401, details: [{ location: 'header', field: 'Authorization' }], traceId: '4bf92f3577b34da6a3ce929d0e0e4736' });
+  }
+  return sendError(reply, ctx, 401, UNAUTHORIZED.code, UNAUTHORIZED.message);
+}
+
+const UNAUTHORIZED = { code: 'unauthorized', message: 'send the API key as Authorization: Bearer <key>' } as const;
+
+// RFC 6750 §3.1: error="invalid_token" once a token was presented, none when the request carried no credentials.
+function challenge(presented: boolean, ctx: Context): string {
+  if (!ctx.variant('auth-challenge-error-params') || !presented) return 'Bearer realm="petstore"';
+  return 'Bearer realm="petstore", error="invalid_token", error_description="The access token is invalid"';
+}
+
+// express-jwt's UnauthorizedError passed to a handler that answers res.status(err.status).json({ message }).
+function sendExpressJwtJson(reply: FastifyReply, presented: boolean): FastifyReply {
+  const message = presented ? 'invalid token' : 'No authorization token was found';
+  return reply.code(401).header('content-type', 'application/json; charset=utf-8').send(JSON.stringify({ message }));
+}
+
+// Express's finalhandler page for an error with status 401 that no error middleware caught.
+function sendExpressHtml(reply: FastifyReply, presented: boolean): FastifyReply {
+  const message = presented ? 'UnauthorizedError: invalid token' : 'UnauthorizedError: No authorization token was found';
+  const page = `<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<title>Error</title>\n</head>\n<body>\n<pre>${message}</pre>\n</body>\n</html>\n`;
+  return reply.code(401).header('content-type', 'text/html; charset=utf-8').header('content-security-policy', "default-src 'none'").send(page);
 }
