@@ -4,8 +4,9 @@ import { check, type CheckContext } from '../helpers/check.js';
 import type { Exchange } from '../helpers/exchange.js';
 import { describeExchange } from '../helpers/exchange.js';
 import { expectError, expectNoServerError, expectSchema, expectStatus, expectThat, preview, responseOf } from '../helpers/expect.js';
+import { asBigInt } from '../helpers/json.js';
 import { validateSchema } from '../helpers/schema.js';
-import { ensurePets, knownPetIds, knownStatusCounts, mostHeldStatus, petsOnTarget, SetupError, STATUSES, type Pet, type PetStatus } from '../helpers/pets.js';
+import { ensurePets, knownPetIds, knownPets, knownStatusCounts, mostHeldStatus, petsOnTarget, SetupError, STATUSES, type Pet, type PetStatus } from '../helpers/pets.js';
 
 /**
  * A 200 page, or a violation saying what came back instead. Only the array is required here: whether
@@ -114,12 +115,13 @@ interface FilteredPageCase {
  * A status S and limit L where cutting the page before filtering it shows: the first L pets of the target's
  * unfiltered order hold fewer than L of S, while the target has shown at least L of S. Preferred: L of 2 or
  * more, and more than L of S known (so that a filter which forgets the limit shows too); the smallest L.
+ * `order` holds the status each pet of the order is known by (an item that leaves it out is LIST-09's finding).
  */
-function sliceRevealingCase(order: readonly Pet[], known: ReadonlyMap<string, number>): FilteredPageCase | undefined {
+function sliceRevealingCase(order: readonly (string | undefined)[], known: ReadonlyMap<string, number>): FilteredPageCase | undefined {
   const cases: FilteredPageCase[] = [];
   for (let limit = 1; limit <= Math.min(order.length, 100); limit++) {
     for (const status of STATUSES) {
-      const inFirst = order.slice(0, limit).filter((pet) => pet.status === status).length;
+      const inFirst = order.slice(0, limit).filter((held) => held === status).length;
       const held = known.get(status) ?? 0;
       if (inFirst < limit && held >= limit) cases.push({ status, limit, inFirst, known: held });
     }
@@ -228,8 +230,10 @@ describe('listing', () => {
   check('LIST-11', async (ctx) => {
     await ensureListed(ctx, { perStatus: 2 });
     const order = await unfilteredOrder(ctx);
+    const shown = knownPets(ctx.client.exchanges);
     const known = knownStatusCounts(ctx.client.exchanges);
-    const chosen = sliceRevealingCase(order, known) ?? fallbackCase(known);
+    const statuses = order.map((pet) => asBigInt(pet.id)).map((id) => (id === undefined ? undefined : shown.get(String(id))?.status));
+    const chosen = sliceRevealingCase(statuses, known) ?? fallbackCase(known);
     if (!chosen) return ctx.skip('the target has shown no pet with a status to filter for');
     const { status, limit } = chosen;
     const { pets, exchange } = await listPage(ctx, { status, limit: String(limit) });
