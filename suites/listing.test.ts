@@ -6,7 +6,8 @@ import { describeExchange } from '../helpers/exchange.js';
 import { expectError, expectNoServerError, expectSchema, expectStatus, expectThat, preview, responseOf } from '../helpers/expect.js';
 import { asBigInt } from '../helpers/json.js';
 import { validateSchema } from '../helpers/schema.js';
-import { ensurePets, knownPetIds, knownPets, knownStatusCounts, mostHeldStatus, petsOnTarget, SetupError, STATUSES, type Pet, type PetStatus } from '../helpers/pets.js';
+import { fallbackCase, sliceRevealingCase } from '../helpers/filtered-page.js';
+import { ensurePets, knownPetIds, knownPets, knownStatusCounts, mostHeldStatus, petsOnTarget, SetupError, STATUSES, type Pet } from '../helpers/pets.js';
 
 /**
  * A 200 page, or a violation saying what came back instead. Only the array is required here: whether
@@ -101,39 +102,6 @@ async function unfilteredOrder(ctx: CheckContext): Promise<Pet[]> {
     .map((e) => e.response!.json as unknown as Pet[]);
   const longest = pages.reduce<Pet[] | undefined>((best, page) => (best && best.length >= page.length ? best : page), undefined);
   return longest ?? (await listPage(ctx, { limit: '100' })).pets;
-}
-
-interface FilteredPageCase {
-  status: PetStatus;
-  limit: number;
-  /** How many pets of the status the first `limit` of the unfiltered order hold; unknown in the fallback. */
-  inFirst?: number;
-  known: number;
-}
-
-/**
- * A status S and limit L where cutting the page before filtering it shows: the first L pets of the target's
- * unfiltered order hold fewer than L of S, while the target has shown at least L of S. Preferred: L of 2 or
- * more, and more than L of S known (so that a filter which forgets the limit shows too); the smallest L.
- * `order` holds the status each pet of the order is known by (an item that leaves it out is LIST-09's finding).
- */
-function sliceRevealingCase(order: readonly (string | undefined)[], known: ReadonlyMap<string, number>): FilteredPageCase | undefined {
-  const cases: FilteredPageCase[] = [];
-  for (let limit = 1; limit <= Math.min(order.length, 100); limit++) {
-    for (const status of STATUSES) {
-      const inFirst = order.slice(0, limit).filter((held) => held === status).length;
-      const held = known.get(status) ?? 0;
-      if (inFirst < limit && held >= limit) cases.push({ status, limit, inFirst, known: held });
-    }
-  }
-  const rank = (c: FilteredPageCase) => (c.limit >= 2 ? 0 : 2) + (c.known > c.limit ? 0 : 1);
-  return cases.sort((a, b) => rank(a) - rank(b) || a.limit - b.limit)[0];
-}
-
-/** Where no status is thin enough at the head of the order: one pet of a status, pending where the target has shown one. */
-function fallbackCase(known: ReadonlyMap<string, number>): FilteredPageCase | undefined {
-  const status = (['pending', ...STATUSES] as const).find((s) => (known.get(s) ?? 0) > 0);
-  return status && { status, limit: 1, known: known.get(status)! };
 }
 
 const OUT_OF_RANGE = ['0', '-1', '101', '1000'];
