@@ -3,11 +3,11 @@ import { describe } from 'vitest';
 import { check, type CheckContext } from '../helpers/check.js';
 import type { Exchange } from '../helpers/exchange.js';
 import { describeExchange } from '../helpers/exchange.js';
-import { expectError, expectNoServerError, expectSchema, expectStatus, expectThat, preview, responseOf } from '../helpers/expect.js';
-import { asBigInt } from '../helpers/json.js';
-import { validateSchema } from '../helpers/schema.js';
+import { expectNoServerError, expectSchema, expectStatus, expectThat, preview, responseOf } from '../helpers/expect.js';
 import { fallbackCase, sliceRevealingCase } from '../helpers/filtered-page.js';
-import { ensurePets, knownPetIds, knownPets, knownStatusCounts, mostHeldStatus, petsOnTarget, SetupError, STATUSES, type Pet } from '../helpers/pets.js';
+import { asBigInt } from '../helpers/json.js';
+import { ensurePets, knownPetIds, knownPets, knownStatusCounts, mostHeldStatus, SetupError, STATUSES, type Pet } from '../helpers/pets.js';
+import { validateSchema } from '../helpers/schema.js';
 
 /**
  * A 200 page, or a violation saying what came back instead. Only the array is required here: whether
