@@ -214,6 +214,8 @@ function findPet(id: bigint, ctx: Context): StoredPet | undefined {
   const index = Number(id - ctx.store.firstId);
   // pets[id] on a 0-based array of 1-based ids: every lookup lands on the next pet.
   if (ctx.has('fetch-array-index-zero-based')) return index + 1 >= 0 ? pets[index + 1] : undefined;
+  // Array.prototype.at counts a negative index from the end: /pets/-1 serves the last pet but one.
+  if (ctx.has('fetch-lookup-with-at')) return index < pets.length ? pets.at(index) : undefined;
   if (ctx.has('fetch-index-bound-off-by-one')) {
     // `index > pets.length` where `>=` was meant: the slot after the last pet passes, and reading it throws.
     if (index < 0 || index > pets.length) return undefined;
@@ -264,6 +266,8 @@ function readPetId(raw: string, ctx: Context): { value: bigint } | { status: 400
   if (ctx.has('fetch-petid-overflow-500') && (id < INT64_MIN || id > INT64_MAX)) return { status: 500, message: `NumberFormatException: For input string: "${raw}"` };
   // The bound checked as `id <= 2^63`: 2^63 itself gets through to the bigint column, whose cast fails.
   if (ctx.has('fetch-int64-bound-off-by-one') && id === INT64_MAX + 1n) return { status: 500, message: 'ERROR: bigint out of range' };
+  // strconv.ParseUint where the spec says int64: a negative id is refused as malformed.
+  if (ctx.has('fetch-petid-unsigned') && id < 0n) return problem;
   // Integer.parseInt where the spec says int64: a valid id past 2^31 - 1 is refused as malformed.
   if (ctx.has('fetch-petid-int32') && (id < INT32_MIN || id > INT32_MAX)) return problem;
   return id >= INT64_MIN && id <= INT64_MAX ? { value: id } : problem;

@@ -70,6 +70,12 @@ export const FETCHING_DEFECTS = [
     description: 'looks a pet up as pets[id] in a 0-based array of 1-based ids, so GET /pets/1 serves pet 2',
     rules: ['FETCH-01', 'CREATE-05'],
   },
+  {
+    id: 'fetch-lookup-with-at',
+    area: 'fetching',
+    description: 'looks a pet up as pets.at(id - 1): Array.prototype.at counts a negative index from the end, so GET /pets/-1 serves a pet',
+    rules: ['FETCH-02'],
+  },
   // ── reading petId ──
   {
     id: 'fetch-petid-valueerror-500',
@@ -93,6 +99,12 @@ export const FETCHING_DEFECTS = [
     id: 'fetch-petid-int32',
     area: 'fetching',
     description: 'reads petId with Integer.parseInt (int32) where the spec says int64, so an unknown id past 2^31 - 1 gets 400 instead of 404',
+    rules: ['FETCH-02'],
+  },
+  {
+    id: 'fetch-petid-unsigned',
+    area: 'fetching',
+    description: 'reads petId with strconv.ParseUint (Go) or as u64 where the spec says int64, so the unknown id -1 gets 400 instead of 404',
     rules: ['FETCH-02'],
   },
   {
