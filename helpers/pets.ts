@@ -1,7 +1,7 @@
 import type { CheckContext } from './check.js';
 import type { Exchange } from './exchange.js';
 import { answeredSuccess, describeExchange } from './exchange.js';
-import { isJsonObject, type Json } from './json.js';
+import { asBigInt, isJsonObject, type Json } from './json.js';
 import { SkipCheck } from './outcome.js';
 import { validateSchema } from './schema.js';
 
@@ -70,10 +70,13 @@ let listing: Pet[] | undefined;
 /**
  * The target's first 100 pets, read once per run; the pets the run creates are added as they are made.
  * Every object of the list counts, valid Pet or not: the target holds it (its shape is LIST-01's business).
+ * A target that refuses limit=100 (LIST-04's finding) is read through its default page instead.
  */
 export async function petsOnTarget(ctx: CheckContext): Promise<Pet[]> {
   if (!listing) {
-    const exchange = await ctx.client.send({ path: '/pets', query: { limit: '100' } });
+    let exchange = await ctx.client.send({ path: '/pets', query: { limit: '100' } });
+    const status = exchange.response?.status ?? 0;
+    if (status >= 400 && status < 500 && status !== 401) exchange = await ctx.client.send({ path: '/pets' });
     const body = exchange.response?.json;
     if (exchange.response?.status !== 200 || !Array.isArray(body)) {
       throw new SetupError(`setup could not list the target's pets: ${describeExchange(exchange)}`, exchange);
@@ -88,11 +91,18 @@ export function isValidPet(pet: unknown): pet is Pet {
   return validateSchema('Pet', pet).length === 0;
 }
 
+/** The status most of these pets hold (the first of STATUSES on a tie, so `available` on an empty target). */
+export function mostHeldStatus(pets: readonly Pet[]): PetStatus {
+  const held = (status: PetStatus) => pets.filter((pet) => pet.status === status).length;
+  return STATUSES.reduce((best, status) => (held(status) > held(best) ? status : best));
+}
+
 /**
  * Makes sure the target holds at least `total` pets and at least `perStatus` of each status,
  * creating only the shortfall, so that list checks can tell a page size from an empty store.
+ * Fillers (the pets `total` adds) cycle through the statuses, or all take `fillerStatus`.
  */
-export async function ensurePets(ctx: CheckContext, need: { total?: number; perStatus?: number }): Promise<Pet[]> {
+export async function ensurePets(ctx: CheckContext, need: { total?: number; perStatus?: number; fillerStatus?: PetStatus }): Promise<Pet[]> {
   const pets = await petsOnTarget(ctx);
   let created = 0;
   for (const status of STATUSES) {
@@ -104,7 +114,7 @@ export async function ensurePets(ctx: CheckContext, need: { total?: number; perS
   }
   const shortfall = (need.total ?? 0) - pets.length;
   for (let i = 0; i < shortfall; i++) {
-    pets.push(await createFixturePet(ctx, 'filler', { status: STATUSES[i % STATUSES.length] }));
+    pets.push(await createFixturePet(ctx, 'filler', { status: need.fillerStatus ?? STATUSES[i % STATUSES.length] }));
     created += 1;
   }
   if (created > 0) ctx.observe(`created ${created} pet(s) as fixtures`);
@@ -138,15 +148,46 @@ export function unknownPetId(exchanges: readonly Exchange[]): bigint {
  * so that a limit can be checked for "exactly that many" without trusting the listing under test.
  */
 export function knownPetIds(exchanges: readonly Exchange[]): Set<string> {
-  const ids = new Set<string>();
+  return new Set(knownPets(exchanges).keys());
+}
+
+/**
+ * The pets the target has shown the run, by id, each with the last status it was shown with: every
+ * object with an integer id in a 200 listing or a 201 body. The shape of the rest is LIST-01's and
+ * CREATE's business; a status once shown is kept when a later answer leaves it out (that is a finding
+ * of its own, not evidence that the pet changed).
+ */
+export function knownPets(exchanges: readonly Exchange[]): Map<string, { status?: string }> {
+  const pets = new Map<string, { status?: string }>();
   for (const exchange of exchanges) {
     const status = exchange.response?.status;
-    if (status !== 200 && status !== 201) continue;
-    if (!new URL(exchange.request.url).pathname.endsWith('/pets') && status !== 201) continue;
+    const listed = status === 200 && exchange.request.method === 'GET' && new URL(exchange.request.url).pathname.endsWith('/pets');
+    if (!listed && !(status === 201 && exchange.request.method === 'POST')) continue;
     const body = exchange.response?.json;
     for (const item of Array.isArray(body) ? body : [body]) {
-      if (isValidPet(item)) ids.add(String(item.id));
+      const id = isJsonObject(item) ? asBigInt(item.id) : undefined;
+      if (id === undefined) continue;
+      const shown = (item as Record<string, Json>).status;
+      const known = pets.get(String(id)) ?? {};
+      if (typeof shown === 'string') known.status = shown;
+      pets.set(String(id), known);
     }
   }
-  return ids;
+  return pets;
+}
+
+/** How many pets of each status the target has shown the run (see knownPets). */
+export function knownStatusCounts(exchanges: readonly Exchange[]): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const { status } of knownPets(exchanges).values()) {
+    if (status !== undefined) counts.set(status, (counts.get(status) ?? 0) + 1);
+  }
+  return counts;
+}
+
+/** The highest pet id the target has shown the run, if any: one above it is where an array-backed store slips. */
+export function highestKnownPetId(exchanges: readonly Exchange[]): bigint | undefined {
+  let highest: bigint | undefined;
+  for (const id of knownPets(exchanges).keys()) if (highest === undefined || BigInt(id) > highest) highest = BigInt(id);
+  return highest;
 }

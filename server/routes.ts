@@ -3,12 +3,14 @@ import { accepts } from './auth.js';
 import type { Context } from './context.js';
 import { isPetStatus, readNewPet, type NewPetFields } from './new-pet.js';
 import type { StoredPet } from './pet-store.js';
-import { petBody, sendEmpty, sendError, sendJson } from './responses.js';
+import { jsonType, petBody, sendEmpty, sendError, sendJson } from './responses.js';
 
 export const DEFAULT_LIMIT = 20;
 export const MAX_LIMIT = 100;
 const INT64_MIN = -(2n ** 63n);
 const INT64_MAX = 2n ** 63n - 1n;
+const INT32_MIN = -(2n ** 31n);
+const INT32_MAX = 2n ** 31n - 1n;
 // Used by the deprecation-headers variant: a fixed announcement date keeps responses reproducible.
 const DEPRECATED_SINCE = Date.UTC(2025, 0, 1) / 1000;
 const SUNSET = 'Thu, 05 Dec 2030 00:00:00 GMT';
@@ -40,40 +42,85 @@ function listPets(ctx: Context): Handler {
   return async (request, reply) => {
     const query = request.query as Record<string, unknown>;
     const limit = readLimit(query.limit, ctx);
-    if (!('value' in limit)) return sendParseError(reply, ctx, limit);
+    if (!('value' in limit)) return sendQueryError(reply, ctx, limit, 'limit');
     const status = readStatusFilter(query.status, ctx);
-    if (!('value' in status)) return sendParseError(reply, ctx, status);
+    if (!('value' in status)) return sendQueryError(reply, ctx, status, 'status');
     const items = selectPets(ctx, pageSize(limit.value, query.limit !== undefined, status.value, ctx), status.value);
-    const body = items.map((pet) => listItem(pet, ctx));
+    const body = items.map((pet) => withoutDefaultStatus(listItem(pet, ctx), ctx));
     const contentType = ctx.has('list-text-plain') ? 'text/plain; charset=utf-8' : undefined;
     return sendJson(reply, ctx, 200, ctx.has('list-wrapped-object') ? { items: body } : body, contentType);
   };
 }
 
+/** A refused query parameter: the Error it calls for, or what a framework answers by habit. */
+function sendQueryError(reply: FastifyReply, ctx: Context, failure: { status: 400 | 500; message: string }, parameter: string): FastifyReply {
+  if (failure.status === 400 && parameter === 'limit' && ctx.has('list-limit-422-detail')) {
+    // FastAPI's own validation answer: 422 and {"detail": [...]}, not the spec's Error.
+    return sendJson(reply, ctx, 422, { detail: [{ loc: ['query', 'limit'], msg: failure.message, type: 'value_error' }] });
+  }
+  if (failure.status === 400 && ctx.variant('query-errors-422')) return sendError(reply, ctx, 422, 'invalid_parameter', failure.message);
+  return sendParseError(reply, ctx, failure);
+}
+
+// Jackson's @JsonInclude(NON_DEFAULT) on a list DTO whose status field defaults to AVAILABLE.
+function withoutDefaultStatus(body: Record<string, unknown>, ctx: Context): Record<string, unknown> {
+  if (ctx.has('list-default-status-omitted') && body.status === 'available') delete body.status;
+  return body;
+}
+
 function readLimit(raw: unknown, ctx: Context): Parsed<number> {
   if (raw === undefined) return { value: ctx.has('list-default-limit-10') ? 10 : DEFAULT_LIMIT };
   const problem = `limit must be an integer from 1 to ${MAX_LIMIT}`;
+  if (ctx.variant('lenient-limit')) return readLimitLeniently(raw, problem);
   // Signs are read so that clamp-limit can clamp -5; a conforming answer to them is still 400.
   if (typeof raw !== 'string' || !/^-?[0-9]+$/.test(raw)) {
     return ctx.has('list-limit-noninteger-500') ? { status: 500, message: 'internal error' } : { status: 400, message: problem };
   }
   const limit = Number(raw);
-  if (limit >= 1 && limit <= MAX_LIMIT) return { value: limit };
+  // MAX_PAGE_SIZE read from the environment is a string too, so the comparison is lexicographic: "7" > "100".
+  if (ctx.has('list-limit-string-compare') && raw > String(MAX_LIMIT)) return { status: 400, message: problem };
+  if (limit >= 1 && limit <= MAX_LIMIT && withinDeclaredBounds(limit, ctx)) return { value: limit };
   if (limit < 1 && ctx.has('list-limit-nonpositive-500')) return { status: 500, message: 'internal error' };
   if (limit > MAX_LIMIT && ctx.has('list-limit-unbounded')) return { value: limit };
+  // `if limit:` in Python: 0 is falsy, so the page is not cut at all.
+  if (limit === 0 && ctx.has('list-limit-0-unlimited')) return { value: Number.POSITIVE_INFINITY };
+  // Handed unchecked to pets[:limit], where -1 means "all but the last".
+  if (limit < 0 && ctx.has('list-limit-negative-slice')) return { value: limit };
+  if (limit === 0 && ctx.variant('limit-zero-empty')) return { value: 0 };
   if (ctx.variant('clamp-limit')) return { value: Math.min(Math.max(limit, 1), MAX_LIMIT) };
   return { status: 400, message: problem };
 }
 
+/** The bounds as a validator declared them: `exclusiveMaximum` or `limit > 1` where inclusive bounds were meant. */
+function withinDeclaredBounds(limit: number, ctx: Context): boolean {
+  if (ctx.has('list-limit-100-refused') && limit >= MAX_LIMIT) return false;
+  if (ctx.has('list-limit-1-refused') && limit <= 1) return false;
+  return true;
+}
+
+/** parseInt as Express code often reads a query: a numeric prefix is the limit, anything else the default page. */
+function readLimitLeniently(raw: unknown, problem: string): Parsed<number> {
+  const limit = typeof raw === 'string' ? Number.parseInt(raw, 10) : Number.NaN;
+  if (Number.isNaN(limit)) return { value: DEFAULT_LIMIT };
+  return limit >= 1 && limit <= MAX_LIMIT ? { value: limit } : { status: 400, message: problem };
+}
+
 function readStatusFilter(raw: unknown, ctx: Context): Parsed<string | undefined> {
   if (raw === undefined || isPetStatus(raw)) return { value: raw };
+  if (typeof raw === 'string' && ctx.variant('status-filter-case-insensitive') && isPetStatus(raw.toLowerCase())) return { value: raw.toLowerCase() };
   if (ctx.has('errors-unknown-status-500')) return { status: 500, message: 'internal error' };
+  // An unknown status matches no pet: an empty page, which the spec does not forbid.
+  if (ctx.variant('unknown-status-empty')) return { value: typeof raw === 'string' ? raw : String(raw) };
   return { status: 400, message: 'status must be one of available, pending, sold' };
 }
 
 function pageSize(limit: number, limitGiven: boolean, status: string | undefined, ctx: Context): number {
   if (ctx.has('list-limit-ignored')) return DEFAULT_LIMIT;
   if (status !== undefined && ctx.has('list-status-drops-limit')) return DEFAULT_LIMIT;
+  // Rails' Pet.all: the default page was never written.
+  if (!limitGiven && ctx.has('list-no-default-page')) return Number.POSITIVE_INFINITY;
+  // The default page lives in the unfiltered branch only; the filtered query passes just the given limit on.
+  if (!limitGiven && status !== undefined && ctx.has('list-filter-no-default-page')) return Number.POSITIVE_INFINITY;
   if (limitGiven && ctx.has('list-limit-off-by-one')) return limit + 1;
   return limit;
 }
@@ -81,9 +128,27 @@ function pageSize(limit: number, limitGiven: boolean, status: string | undefined
 function selectPets(ctx: Context, size: number, status: string | undefined): readonly StoredPet[] {
   let pets = ctx.store.all();
   if (ctx.variant('newest-first')) pets = [...pets].reverse();
+  if (ctx.variant('shuffled')) pets = shuffled(pets);
+  // SELECT … FROM (SELECT … LIMIT n) WHERE status = ?: the page is cut before it is filtered.
+  if (ctx.has('list-filter-after-limit')) pets = cut(pets, size);
   if (status !== undefined && !ctx.has('list-status-ignored')) pets = pets.filter((pet) => pet.status === status);
   if (status !== undefined && ctx.has('list-status-empty')) pets = [];
-  return pets.slice(0, size);
+  return cut(pets, size);
+}
+
+/** The first `size` pets; a negative size drops that many from the end, as a Python slice does. */
+function cut(pets: readonly StoredPet[], size: number): readonly StoredPet[] {
+  return Number.isFinite(size) ? pets.slice(0, size) : pets;
+}
+
+/** A fresh order on every call: the spec promises no order, so a client may not rely on one. */
+function shuffled(pets: readonly StoredPet[]): StoredPet[] {
+  const copy = [...pets];
+  for (let i = copy.length - 1; i > 0; i--) {
+    const j = Math.floor(Math.random() * (i + 1));
+    [copy[i], copy[j]] = [copy[j]!, copy[i]!];
+  }
+  return copy;
 }
 
 function listItem(pet: StoredPet, ctx: Context): Record<string, unknown> {
@@ -136,23 +201,76 @@ function getPet(ctx: Context): Handler {
     if (ctx.variant('deprecation-headers')) announceDeprecation(reply, ctx);
     const raw = (request.params as { petId: string }).petId;
     const id = readPetId(raw, ctx);
-    if (id === undefined) return sendError(reply, ctx, 400, 'invalid_parameter', 'petId must be an int64 integer');
-    const pet = ctx.store.get(ctx.has('fetch-id-lossy-double') ? BigInt(Number(id)) : id);
-    if (pet) return sendJson(reply, ctx, 200, petBody(pet, ctx));
-    if (ctx.has('fetch-unknown-200-empty')) return sendJson(reply, ctx, 200, {});
-    if (ctx.has('fetch-unknown-404-text')) return sendEmpty(reply, 404);
-    return sendError(reply, ctx, 404, 'not_found', `no pet with id ${raw}`);
+    if (!('value' in id)) return sendPetIdError(reply, ctx, id);
+    const pet = findPet(id.value, ctx);
+    if (pet) return sendJson(reply, ctx, 200, servedPet(pet, ctx));
+    return sendPetNotFound(request, reply, ctx, raw);
   };
 }
 
-function readPetId(raw: string, ctx: Context): bigint | undefined {
+/** The lookup, as a store keyed by id does it, or as an array-backed store gets it wrong. */
+function findPet(id: bigint, ctx: Context): StoredPet | undefined {
+  const pets = ctx.store.all();
+  const index = Number(id - ctx.store.firstId);
+  // pets[id] on a 0-based array of 1-based ids: every lookup lands on the next pet.
+  if (ctx.has('fetch-array-index-zero-based')) return index + 1 >= 0 ? pets[index + 1] : undefined;
+  // Array.prototype.at counts a negative index from the end: /pets/-1 serves the last pet but one.
+  if (ctx.has('fetch-lookup-with-at')) return index < pets.length ? pets.at(index) : undefined;
+  if (ctx.has('fetch-index-bound-off-by-one')) {
+    // `index > pets.length` where `>=` was meant: the slot after the last pet passes, and reading it throws.
+    if (index < 0 || index > pets.length) return undefined;
+    const pet = pets[index];
+    if (!pet) throw new TypeError(`Cannot read properties of undefined (reading 'id')`);
+    return pet;
+  }
+  return ctx.store.get(ctx.has('fetch-id-lossy-double') ? BigInt(Number(id)) : id);
+}
+
+function servedPet(pet: StoredPet, ctx: Context): Record<string, unknown> {
+  const body = petBody(pet, ctx);
+  if (ctx.has('fetch-status-omitted')) delete body.status;
+  return body;
+}
+
+/** A pet that does not exist: 404 with an Error, or what a framework or a slip answers instead. */
+function sendPetNotFound(request: FastifyRequest, reply: FastifyReply, ctx: Context, raw: string): FastifyReply {
+  if (ctx.has('fetch-unknown-200-empty')) return sendJson(reply, ctx, 200, {});
+  if (ctx.has('fetch-unknown-200-null')) return sendJson(reply, ctx, 200, null);
+  // The JSON content type is set for every response up front (a middleware), the body then left out.
+  if (ctx.has('fetch-unknown-204')) return reply.code(204).header('content-type', jsonType(ctx)).send();
+  if (ctx.has('fetch-unknown-404-text')) return sendEmpty(reply, 404);
+  // Optional.get() on an empty Optional, None.name: the miss is never checked, so it crashes.
+  if (ctx.has('fetch-unknown-500')) throw new Error('NoSuchElementException: No value present');
+  if (ctx.has('fetch-spring-default-404')) {
+    return sendJson(reply, ctx, 404, { timestamp: new Date().toISOString(), status: 404, error: 'Not Found', path: request.url });
+  }
+  return sendError(reply, ctx, 404, 'not_found', `no pet with id ${raw}`);
+}
+
+function sendPetIdError(reply: FastifyReply, ctx: Context, failure: { status: 400 | 404 | 500; message: string }): FastifyReply {
+  if (failure.status === 500) return sendError(reply, ctx, 500, 'internal_error', failure.message);
+  if (failure.status === 404 || ctx.variant('petid-malformed-404')) return sendError(reply, ctx, 404, 'not_found', failure.message);
+  return sendError(reply, ctx, ctx.variant('query-errors-422') ? 422 : 400, 'invalid_parameter', failure.message);
+}
+
+function readPetId(raw: string, ctx: Context): { value: bigint } | { status: 400 | 404 | 500; message: string } {
+  const problem = { status: 400 as const, message: 'petId must be an int64 integer' };
   if (ctx.has('fetch-parseint-petid')) {
     const lenient = Number.parseInt(raw, 10);
-    return Number.isFinite(lenient) ? BigInt(lenient) : undefined;
+    return Number.isFinite(lenient) ? { value: BigInt(lenient) } : problem;
   }
-  if (!/^-?[0-9]+$/.test(raw)) return undefined;
+  // Python's int("abc") raises ValueError, and nothing turns it into a 400.
+  if (!/^-?[0-9]+$/.test(raw)) return ctx.has('fetch-petid-valueerror-500') ? { status: 500, message: `invalid literal for int() with base 10: '${raw}'` } : problem;
   const id = BigInt(raw);
-  return id >= INT64_MIN && id <= INT64_MAX ? id : undefined;
+  // Long.parseLong throws NumberFormatException past int64, and no handler maps it to a 400.
+  if (ctx.has('fetch-petid-overflow-500') && (id < INT64_MIN || id > INT64_MAX)) return { status: 500, message: `NumberFormatException: For input string: "${raw}"` };
+  // The bound checked as `id <= 2^63`: 2^63 itself gets through to the bigint column, whose cast fails.
+  if (ctx.has('fetch-int64-bound-off-by-one') && id === INT64_MAX + 1n) return { status: 500, message: 'ERROR: bigint out of range' };
+  // strconv.ParseUint where the spec says int64: a negative id is refused as malformed.
+  if (ctx.has('fetch-petid-unsigned') && id < 0n) return problem;
+  // Integer.parseInt where the spec says int64: a valid id past 2^31 - 1 is refused as malformed.
+  if (ctx.has('fetch-petid-int32') && (id < INT32_MIN || id > INT32_MAX)) return problem;
+  return id >= INT64_MIN && id <= INT64_MAX ? { value: id } : problem;
 }
 
 function announceDeprecation(reply: FastifyReply, ctx: Context): void {

@@ -1,12 +1,13 @@
 // The small helpers the suites judge with: which operation an exchange addressed, exact Pet field
-// comparison, the getPet removal date and an id no pet has. Plain functions, so plain tests.
+// comparison, the getPet removal date, an id no pet has, what the target has shown and LIST-11's case. Plain functions, so plain tests.
 import { describe, expect, it } from 'vitest';
 import { getPetRemoved } from '../helpers/deprecation.js';
 import type { Exchange } from '../helpers/exchange.js';
 import { parseJson } from '../helpers/json.js';
 import { groupExchanges, operationOf } from '../helpers/operations.js';
 import { petFieldDifferences } from '../helpers/pet-fields.js';
-import { unknownPetId } from '../helpers/pets.js';
+import { fallbackCase, sliceRevealingCase } from '../helpers/filtered-page.js';
+import { highestKnownPetId, knownPets, knownStatusCounts, mostHeldStatus, unknownPetId, type Pet } from '../helpers/pets.js';
 
 const BASE = 'https://staging.example.com/v1';
 
@@ -67,5 +68,64 @@ describe('unknownPetId', () => {
     const seen = [exchange('POST', '/pets', 201, '{"id": 9223372036854775807, "name": "a", "categoryId": 1}')];
     expect(unknownPetId([])).toBe(2n ** 63n - 1n);
     expect(unknownPetId(seen)).toBe(2n ** 63n - 2n);
+  });
+});
+
+describe('knownPets', () => {
+  const seen = [
+    exchange('GET', '/pets?limit=100', 200, '[{"id": 1, "name": "a", "categoryId": 1, "status": "sold"}, {"id": 2, "categoryId": "x"}, {"name": "no id"}]'),
+    exchange('POST', '/pets', 201, '{"id": 9223372036854775807, "name": "b", "categoryId": 1, "status": "pending"}'),
+    exchange('GET', '/pets?status=sold', 200, '[{"id": 1, "name": "a", "categoryId": 1}]'),
+    exchange('GET', '/pets?limit=abc', 400, '{"id": 5}'),
+    exchange('GET', '/pets/3', 200, '{"id": 3, "name": "c", "categoryId": 1}'),
+  ];
+
+  it('counts every listed or created object with an integer id, valid Pet or not, and nothing an error or a fetch showed', () => {
+    expect([...knownPets(seen).keys()]).toEqual(['1', '2', '9223372036854775807']);
+  });
+
+  it('keeps the status a pet was shown with when a later answer leaves it out', () => {
+    expect(knownPets(seen).get('1')).toEqual({ status: 'sold' });
+    expect(Object.fromEntries(knownStatusCounts(seen))).toEqual({ sold: 1, pending: 1 });
+  });
+
+  it('finds the highest id exactly, beyond 2^53', () => {
+    expect(highestKnownPetId(seen)).toBe(2n ** 63n - 1n);
+    expect(highestKnownPetId([])).toBeUndefined();
+  });
+});
+
+describe('mostHeldStatus', () => {
+  it('picks the status most held, available on a tie or an empty target', () => {
+    const pet = (status?: string): Pet => ({ id: 1, name: 'a', categoryId: 1, ...(status ? { status } : {}) });
+    expect(mostHeldStatus([])).toBe('available');
+    expect(mostHeldStatus([pet('sold'), pet('sold'), pet('pending'), pet()])).toBe('sold');
+    expect(mostHeldStatus([pet('pending'), pet('available')])).toBe('available');
+  });
+});
+
+describe('sliceRevealingCase', () => {
+  const counts = (entries: Record<string, number>) => new Map(Object.entries(entries));
+
+  it('picks a status thin at the head of the order: 21 available first, then 2 pending, gives pending with limit 2', () => {
+    const order = [...Array<string>(21).fill('available'), 'pending', 'pending', 'sold', 'sold'];
+    expect(sliceRevealingCase(order, counts({ available: 21, pending: 2, sold: 2 }))).toEqual({ status: 'pending', limit: 2, inFirst: 0, known: 2 });
+  });
+
+  it('prefers a status with more pets than the limit, so a filter that forgets the limit shows too', () => {
+    const order = ['available', 'pending', 'sold', 'available', 'pending', 'sold'];
+    expect(sliceRevealingCase(order, counts({ available: 10, pending: 10, sold: 10 }))).toEqual({ status: 'available', limit: 2, inFirst: 1, known: 10 });
+  });
+
+  it('never asks for more of a status than the target has shown, nor looks past the order it listed', () => {
+    expect(sliceRevealingCase(['available', 'available'], counts({ available: 2 }))).toBeUndefined();
+    expect(sliceRevealingCase([], counts({ pending: 5 }))).toBeUndefined();
+    expect(sliceRevealingCase(['available', undefined], counts({ pending: 1 }))).toEqual({ status: 'pending', limit: 1, inFirst: 0, known: 1 });
+  });
+
+  it('falls back to one pending pet, or one of any status shown, or nothing', () => {
+    expect(fallbackCase(counts({ available: 3, pending: 1 }))).toEqual({ status: 'pending', limit: 1, known: 1 });
+    expect(fallbackCase(counts({ sold: 2 }))).toEqual({ status: 'sold', limit: 1, known: 2 });
+    expect(fallbackCase(counts({}))).toBeUndefined();
   });
 });

@@ -33,4 +33,84 @@ export const FETCHING_DEFECTS = [
     description: 'has no GET /pets/{petId} (404 for every pet)',
     rules: ['FETCH-01', 'CREATE-05', 'VER-02'],
   },
+  // ── a pet that does not exist ──
+  {
+    id: 'fetch-unknown-500',
+    area: 'fetching',
+    description: 'crashes on an unknown pet with 500: Optional.get() on an empty Optional (Java), None.name (Python), the miss never checked',
+    rules: ['FETCH-02', 'ERR-04'],
+  },
+  {
+    id: 'fetch-unknown-200-null',
+    area: 'fetching',
+    description: 'answers an unknown pet with 200 null: a FastAPI handler returns the None its lookup found',
+    rules: ['FETCH-02'],
+  },
+  {
+    id: 'fetch-unknown-204',
+    area: 'fetching',
+    description: 'answers an unknown pet with 204 and no body: a Go handler whose middleware sets Content-Type: application/json writes WriteHeader(204) for a nil pet',
+    rules: ['FETCH-02'],
+  },
+  {
+    id: 'fetch-spring-default-404',
+    area: 'fetching',
+    description: "answers an unknown pet with Spring Boot's default 404 body {timestamp, status, error, path} (ResponseStatusException, no @ControllerAdvice), not the Error",
+    rules: ['FETCH-02', 'ERR-02'],
+  },
+  {
+    id: 'fetch-index-bound-off-by-one',
+    area: 'fetching',
+    description: 'keeps pets in an array and guards the lookup with index > pets.length where >= was meant: the id after the last pet reads past the end and crashes with 500',
+    rules: ['FETCH-02', 'ERR-04'],
+  },
+  {
+    id: 'fetch-array-index-zero-based',
+    area: 'fetching',
+    description: 'looks a pet up as pets[id] in a 0-based array of 1-based ids, so GET /pets/1 serves pet 2',
+    rules: ['FETCH-01', 'CREATE-05'],
+  },
+  {
+    id: 'fetch-lookup-with-at',
+    area: 'fetching',
+    description: 'looks a pet up as pets.at(id - 1): Array.prototype.at counts a negative index from the end, so GET /pets/-1 serves a pet',
+    rules: ['FETCH-02'],
+  },
+  // ── reading petId ──
+  {
+    id: 'fetch-petid-valueerror-500',
+    area: 'fetching',
+    description: 'answers a petId that is not an integer with 500: Python int("abc") raises ValueError and nothing maps it to a 4xx',
+    rules: ['FETCH-03', 'ERR-04'],
+  },
+  {
+    id: 'fetch-petid-overflow-500',
+    area: 'fetching',
+    description: 'answers a petId beyond int64 with 500: Long.parseLong throws NumberFormatException and no handler maps it to a 4xx',
+    rules: ['FETCH-03', 'ERR-04'],
+  },
+  {
+    id: 'fetch-int64-bound-off-by-one',
+    area: 'fetching',
+    description: 'checks the int64 bound as id <= 2^63, so 9223372036854775808 reaches the bigint column and its cast fails with 500',
+    rules: ['FETCH-03', 'ERR-04'],
+  },
+  {
+    id: 'fetch-petid-int32',
+    area: 'fetching',
+    description: 'reads petId with Integer.parseInt (int32) where the spec says int64, so an unknown id past 2^31 - 1 gets 400 instead of 404',
+    rules: ['FETCH-02'],
+  },
+  {
+    id: 'fetch-petid-unsigned',
+    area: 'fetching',
+    description: 'reads petId with strconv.ParseUint (Go) or as u64 where the spec says int64, so the unknown id -1 gets 400 instead of 404',
+    rules: ['FETCH-02'],
+  },
+  {
+    id: 'fetch-status-omitted',
+    area: 'fetching',
+    description: 'leaves status out of the getPet body: its DTO was written before status existed and nobody added the field',
+    rules: ['FETCH-01', 'CREATE-05'],
+  },
 ] as const satisfies readonly DefectSpec[];

@@ -7,7 +7,7 @@ const MIXED = { preload: 30 } as const;
 
 /** Defects of the listing area. */
 export const LISTING_DEFECTS = [
-  { id: 'list-default-limit-10', area: 'listing', description: 'answers GET /pets without limit with 10 pets', rules: ['LIST-02'] },
+  { id: 'list-default-limit-10', area: 'listing', description: 'answers GET /pets without limit with 10 pets', rules: ['LIST-02', 'LIST-14'] },
   {
     id: 'list-limit-ignored',
     area: 'listing',
@@ -65,5 +65,75 @@ export const LISTING_DEFECTS = [
     description: 'answers GET /pets with {"items": [...]} instead of an array',
     rules: ['LIST-01', 'LIST-02', 'LIST-03', 'LIST-04', 'LIST-05', 'LIST-09', 'LIST-10', 'LIST-11'],
     options: MIXED,
+  },
+  // ── where the page is cut, and when ──
+  {
+    id: 'list-filter-after-limit',
+    area: 'listing',
+    description: 'cuts the page before filtering it (SQL LIMIT in a subquery, WHERE status outside it; or an in-memory slice, then filter), so status=S&limit=L comes back short',
+    // Ten of each status interleaved: every default page of a status still holds some, only LIST-11's chosen case shows it.
+    rules: ['LIST-11'],
+    options: MIXED,
+  },
+  {
+    id: 'list-filter-no-default-page',
+    area: 'listing',
+    description: 'applies the default page of 20 only in the unfiltered branch of the query, so status=S without limit answers every pet of S',
+    rules: ['LIST-14'],
+  },
+  {
+    id: 'list-no-default-page',
+    area: 'listing',
+    description: 'has no default page at all (Rails Pet.all, limit applied only when given), so GET /pets answers every pet',
+    rules: ['LIST-02', 'LIST-14'],
+  },
+  // ── the bounds of limit ──
+  {
+    id: 'list-limit-100-refused',
+    area: 'listing',
+    description: 'refuses limit=100 with 400: the schema says exclusiveMaximum: 100, or the check is written limit < 100',
+    rules: ['LIST-04'],
+  },
+  {
+    id: 'list-limit-1-refused',
+    area: 'listing',
+    description: 'refuses limit=1 with 400: the lower bound is written limit > 1 (or exclusiveMinimum: 1)',
+    // AUTH-09 sends its lowercase "bearer" request as GET /pets?limit=1 and wants a 200, so the refusal shows there too.
+    rules: ['LIST-03', 'AUTH-09'],
+  },
+  {
+    id: 'list-limit-string-compare',
+    area: 'listing',
+    description: 'compares the limit with MAX_PAGE_SIZE read from the environment, both strings, so "7" > "100" and limit=7 is refused',
+    // LIST-11 asks for a limit of 2 here ("2" > "100" as well).
+    rules: ['LIST-05', 'LIST-11'],
+    options: MIXED,
+  },
+  {
+    id: 'list-limit-0-unlimited',
+    area: 'listing',
+    description: 'reads limit=0 as "no limit" (Python `if limit:` is false for 0, so the query is never cut) and answers every pet',
+    rules: ['LIST-06'],
+    options: MANY,
+  },
+  {
+    id: 'list-limit-negative-slice',
+    area: 'listing',
+    description: 'hands a negative limit unchecked to a Python slice, pets[:-1], which answers all pets but the last',
+    rules: ['LIST-06'],
+    options: MANY,
+  },
+  // ── how the page and its refusals are written ──
+  {
+    id: 'list-default-status-omitted',
+    area: 'listing',
+    description: 'leaves status out of list items whose status is available: Jackson @JsonInclude(NON_DEFAULT) on a DTO whose status defaults to AVAILABLE',
+    rules: ['LIST-09', 'LIST-10'],
+  },
+  {
+    id: 'list-limit-422-detail',
+    area: 'listing',
+    description: 'refuses a bad limit the FastAPI way: 422 with {"detail": [{"loc": ["query", "limit"], ...}]} instead of an Error body',
+    rules: ['LIST-06', 'LIST-07', 'ERR-02'],
   },
 ] as const satisfies readonly DefectSpec[];
