@@ -36,11 +36,10 @@ function textEdgeParts(runId: string): Array<{ about: string; text: string }> {
 function textEdgeChanges(runId: string, seen: unknown): string[] {
   if (typeof seen !== 'string') return [];
   const parts = textEdgeParts(runId);
-  const first = parts[0]!;
-  const last = parts.at(-1)!;
-  return parts.filter((part) => {
-    if (part === first) return !seen.startsWith(part.text + parts[1]!.text);
-    if (part === last) return !seen.endsWith(parts.at(-2)!.text + part.text);
+  return parts.filter((part, index) => {
+    // Exactly two spaces at either end: none (trimmed) and more (padded) are both changes.
+    if (index === 0) return !/^ {2}[^ ]/.test(seen);
+    if (index === parts.length - 1) return !/[^ ] {2}$/.test(seen);
     return !seen.includes(part.text);
   }).map((part) => part.about);
 }
