@@ -152,7 +152,8 @@ function nameChangeNote(runId: string, sent: unknown, seen: unknown): string | u
 function differencesFrom(runId: string, expected: Readonly<Record<string, unknown>>, seen: unknown, fields: readonly PetField[]): string[] {
   const differences = petFieldDifferences(expected, seen, fields);
   const note = differences.some((difference) => difference.startsWith('name:')) ? nameChangeNote(runId, expected.name, isJsonObject(seen) ? seen.name : undefined) : undefined;
-  return note ? [...differences, note] : differences;
+  // First, so that the line a terminal cuts short still says what happened.
+  return note ? [note, ...differences] : differences;
 }
 
 /** Whether the answer is 400 with a valid Error body: the refusal a server may give a NewPet it has a limit for. */
