@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { PreloadPet } from './options.js';
 
 export const PET_STATUSES = ['available', 'pending', 'sold'] as const;
@@ -27,6 +28,14 @@ export class PetStore {
   allocateId(): bigint {
     const id = this.#nextId;
     this.#nextId += 1n;
+    return id;
+  }
+
+  /** A random positive 63-bit id no pet holds yet: ids that are neither sequential nor guessable. */
+  randomId(): bigint {
+    let id: bigint;
+    do id = randomBytes(8).readBigUInt64BE() >> 1n;
+    while (id === 0n || this.#byId.has(id));
     return id;
   }
 

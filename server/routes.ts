@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { accepts } from './auth.js';
 import type { Context } from './context.js';
-import { isPetStatus, readNewPet, type NewPetFields } from './new-pet.js';
+import { isPetStatus, readNewPet, type NewPetFields, type NewPetResult } from './new-pet.js';
 import type { StoredPet } from './pet-store.js';
 import { jsonType, petBody, sendEmpty, sendError, sendJson } from './responses.js';
 
@@ -154,6 +154,7 @@ function shuffled(pets: readonly StoredPet[]): StoredPet[] {
 function listItem(pet: StoredPet, ctx: Context): Record<string, unknown> {
   const body = petBody(pet, ctx);
   if (ctx.has('list-categoryid-string')) body.categoryId = String(pet.categoryId);
+  if (ctx.has('list-categoryid-float64') && pet.categoryId !== null) body.categoryId = Number(pet.categoryId);
   return body;
 }
 
@@ -161,30 +162,74 @@ function listItem(pet: StoredPet, ctx: Context): Record<string, unknown> {
 
 function createPet(ctx: Context): Handler {
   return async (request, reply) => {
-    const result = readNewPet(typeof request.body === 'string' ? request.body : undefined, ctx);
+    const text = typeof request.body === 'string' ? request.body : undefined;
+    const result = readNewPet(text, ctx);
     if (!result.ok) {
+      if (result.status === 400) {
+        const framework = frameworkRejection(text ?? '', result, ctx, request.url);
+        if (framework) return framework(reply);
+      }
       const status = result.status === 400 && ctx.has('create-422') ? 422 : result.status;
       return sendError(reply, ctx, status, result.code, result.message);
     }
     // Under this defect the gate let the request through unauthenticated; the key is checked only now.
     if (ctx.has('auth-after-validation') && !accepts(request.headers.authorization, ctx)) return sendUnauthorized(reply, ctx);
     const pet = storePet(result.pet, ctx);
+    if (ctx.variant('location-header') || ctx.has('create-201-no-body')) reply.header('location', `${ctx.settings.basePath}/pets/${pet.id}`);
+    // Spring's ResponseEntity.created(uri).build(): a Location and no body at all.
+    if (ctx.has('create-201-no-body')) return reply.code(201).send();
     const body = petBody(pet, ctx);
     if (ctx.has('create-no-id')) delete body.id;
     if (ctx.has('create-status-not-echoed')) delete body.status;
+    // JSON.stringify cannot write a BigInt, so the id goes out as a string.
+    if (ctx.has('create-id-as-string')) body.id = String(pet.id);
     return sendJson(reply, ctx, ctx.has('create-200') ? 200 : 201, body);
   };
 }
 
+/**
+ * The 400 a framework sends on its own before the handler's Error is ever built, under the defects that
+ * leave it in place; undefined when the handler's own Error goes out.
+ */
+function frameworkRejection(text: string, result: Extract<NewPetResult, { ok: false }>, ctx: Context, path: string): ((reply: FastifyReply) => FastifyReply) | undefined {
+  // Express: body-parser in strict mode throws a SyntaxError for any non-empty body that is not JSON or not an
+  // object or array (an empty one it reads as {}), and the default error handler answers with an HTML page.
+  if (ctx.has('create-express-html-400') && text.length > 0 && (result.code === 'invalid_json' || !/^\s*[{[]/.test(text))) {
+    return (reply) => reply.code(400).header('content-type', 'text/html; charset=utf-8')
+      .send('<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<title>Error</title>\n</head>\n<body>\n<pre>Bad Request</pre>\n</body>\n</html>\n');
+  }
+  // Spring Boot: an HttpMessageNotReadableException (Jackson could not read the body) gets the default error body.
+  if (ctx.has('create-spring-default-error') && result.unreadable) {
+    return (reply) => sendJson(reply, ctx, 400, { timestamp: new Date().toISOString(), status: 400, error: 'Bad Request', path });
+  }
+  // Fastify: a schema validation or body-parser failure answered with its own error shape, which has no status.
+  if (ctx.has('create-fastify-validation-error')) {
+    const code = result.code === 'invalid_json' ? (text.trim() === '' ? 'FST_ERR_CTP_EMPTY_JSON_BODY' : 'FST_ERR_CTP_INVALID_JSON_BODY') : 'FST_ERR_VALIDATION';
+    return (reply) => sendJson(reply, ctx, 400, { statusCode: 400, code, error: 'Bad Request', message: result.message });
+  }
+  return undefined;
+}
+
 function storePet(fields: NewPetFields, ctx: Context): StoredPet {
-  const id = ctx.has('create-same-id') ? ctx.store.firstId : ctx.store.allocateId();
+  // Under the mass-assignment defect the body's id is spread over the one the service assigned.
+  const id = fields.id ?? (ctx.has('create-same-id') ? ctx.store.firstId : ctx.variant('random-ids') ? ctx.store.randomId() : ctx.store.allocateId());
   const categoryId = ctx.has('create-categoryid-double') && fields.categoryId !== null ? Number(fields.categoryId) : fields.categoryId;
   const pet: StoredPet = { id, categoryId, createdAt: new Date().toISOString() };
   if (fields.name !== undefined) pet.name = fields.name;
   const status = initialStatus(fields.status, ctx);
   if (status !== undefined) pet.status = status;
-  if (!ctx.has('create-not-stored')) ctx.store.save(pet);
+  if (!ctx.has('create-not-stored')) ctx.store.save(asSaved(pet, ctx));
   return pet;
+}
+
+/** The row as the database keeps it, where the 201 echoes the entity the request built (a JPA save without refresh). */
+function asSaved(pet: StoredPet, ctx: Context): StoredPet {
+  const row = { ...pet };
+  // A MySQL utf8mb3 column holds no 4-byte character: outside strict mode each one is stored as '?'.
+  if (ctx.has('create-name-utf8mb3') && typeof row.name === 'string') row.name = row.name.replace(/[\u{10000}-\u{10FFFF}]/gu, '?');
+  // A column DEFAULT 'available' the entity in memory never learns of.
+  if (ctx.has('create-status-db-default') && row.status === undefined) row.status = 'available';
+  return row;
 }
 
 function initialStatus(sent: string | null | undefined, ctx: Context): string | null | undefined {

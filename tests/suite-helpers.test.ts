@@ -5,7 +5,7 @@ import { getPetRemoved } from '../helpers/deprecation.js';
 import type { Exchange } from '../helpers/exchange.js';
 import { parseJson } from '../helpers/json.js';
 import { groupExchanges, operationOf } from '../helpers/operations.js';
-import { petFieldDifferences } from '../helpers/pet-fields.js';
+import { mayRefuseNewPet, petFieldDifferences } from '../helpers/pet-fields.js';
 import { fallbackCase, sliceRevealingCase } from '../helpers/filtered-page.js';
 import { highestKnownPetId, knownPets, knownStatusCounts, mostHeldStatus, unknownPetId, type Pet } from '../helpers/pets.js';
 
@@ -52,6 +52,17 @@ describe('petFieldDifferences', () => {
     expect(petFieldDifferences({ name: 'a' }, { name: 'a', createdAt: 'now' }, ['name'])).toEqual([]);
     expect(petFieldDifferences({ status: 'sold' }, {}, ['status'])).toEqual(['status: expected "sold", saw absent']);
     expect(petFieldDifferences({}, { status: 'sold' }, ['status'])).toEqual(['status: expected absent, saw "sold"']);
+  });
+});
+
+describe('mayRefuseNewPet', () => {
+  it('allows a refusal only for a limit the spec leaves to the server: unknown members, a name past 255 bytes', () => {
+    expect(mayRefuseNewPet({ name: 'a', categoryId: 1, status: 'sold' })).toBeUndefined();
+    expect(mayRefuseNewPet({ name: 'a', categoryId: 1, id: 7 })).toBe('unknown member(s) id');
+    expect(mayRefuseNewPet({ name: 'x'.repeat(255), categoryId: 1 })).toBeUndefined();
+    expect(mayRefuseNewPet({ name: 'x'.repeat(256), categoryId: 1 })).toBe('a name of 256 characters');
+    // 128 two-byte characters: 256 UTF-8 bytes, a limit a server counting bytes may apply.
+    expect(mayRefuseNewPet({ name: 'ü'.repeat(128), categoryId: 1 })).toBe('a name of 128 characters');
   });
 });
 

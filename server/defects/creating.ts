@@ -21,7 +21,7 @@ export const CREATING_DEFECTS = [
     id: 'create-categoryid-double',
     area: 'creating',
     description: 'stores categoryId as a double, so values above 2^53 come back changed',
-    rules: ['CREATE-03', 'CREATE-05', 'FUZZ-02'],
+    rules: ['CREATE-03', 'CREATE-05', 'CREATE-14', 'FUZZ-02'],
   },
   {
     id: 'create-same-id',
@@ -76,5 +76,193 @@ export const CREATING_DEFECTS = [
     area: 'creating',
     description: 'rejects a categoryId outside int32 with 400',
     rules: ['CREATE-03', 'FUZZ-02'],
+  },
+
+  // ── names: string handling of the stack ──
+  {
+    id: 'create-name-stripped',
+    area: 'creating',
+    description: 'strips leading and trailing whitespace from the name (Python str.strip(), Pydantic str_strip_whitespace, Rails squish)',
+    rules: ['CREATE-03', 'CREATE-05', 'CREATE-14'],
+    byChance: ['FUZZ-02'],
+  },
+  {
+    id: 'create-name-nfc',
+    area: 'creating',
+    description: 'normalises the name to Unicode NFC before storing it (unicodedata.normalize, String.prototype.normalize)',
+    rules: ['CREATE-03', 'CREATE-05', 'CREATE-14'],
+    byChance: ['FUZZ-02'],
+  },
+  {
+    id: 'create-name-html-escaped',
+    area: 'creating',
+    description: 'HTML-escapes the name on the way in (express-validator .escape(): <&>"\'/\\ become entities)',
+    rules: ['CREATE-03', 'CREATE-05', 'CREATE-14'],
+    byChance: ['FUZZ-02'],
+  },
+  {
+    id: 'create-name-varchar-255',
+    area: 'creating',
+    description: 'cuts the name to 255 characters without a word (a VARCHAR(255) column, MySQL outside strict mode)',
+    rules: ['CREATE-03', 'CREATE-05', 'CREATE-14'],
+    byChance: ['FUZZ-02'],
+  },
+  {
+    id: 'create-name-utf8mb3',
+    area: 'creating',
+    description: 'stores a 4-byte character of the name as ? (a MySQL utf8mb3 column), while the 201 echoes the request entity (JPA save without refresh)',
+    rules: ['CREATE-05', 'CREATE-14'],
+  },
+
+  // ── categoryId: falsy values and coercion ──
+  {
+    id: 'create-categoryid-zero-refused',
+    area: 'creating',
+    description: 'refuses categoryId 0 as missing (a falsy check: if (!body.categoryId))',
+    rules: ['CREATE-03'],
+    byChance: ['FUZZ-02'],
+  },
+  {
+    id: 'create-categoryid-bool-as-int',
+    area: 'creating',
+    description: 'accepts categoryId true as 1 (Python bool is an int; Pydantic lax mode)',
+    rules: ['CREATE-09'],
+    byChance: ['FUZZ-01'],
+  },
+  {
+    id: 'create-ajv-coerce-types',
+    area: 'creating',
+    description: 'coerces types before validating (fastify/ajv coerceTypes: true): name 42 becomes "42", categoryId "7" 7 and true 1, null becomes "" or 0',
+    rules: ['CREATE-09'],
+    byChance: ['FUZZ-01'],
+  },
+  {
+    id: 'create-ajv-coerce-array',
+    area: 'creating',
+    description: 'coerces with fastify/ajv coerceTypes: \'array\': a one-element array such as ["available"] or [1] is unwrapped into the scalar, then scalars are coerced',
+    rules: ['CREATE-09'],
+    byChance: ['FUZZ-01'],
+  },
+  {
+    id: 'create-jackson-null-primitive',
+    area: 'creating',
+    description: 'binds categoryId to a primitive long: Jackson leaves it 0 when the member is null or missing (FAIL_ON_NULL_FOR_PRIMITIVES is off by default)',
+    rules: ['CREATE-08', 'CREATE-09'],
+    byChance: ['FUZZ-01'],
+  },
+  {
+    id: 'create-go-zero-values',
+    area: 'creating',
+    description: 'decodes into a Go struct without pointer fields: a missing or null name is "", categoryId 0, and nothing tells them from values sent',
+    rules: ['CREATE-08', 'CREATE-09'],
+    byChance: ['FUZZ-01'],
+  },
+
+  // ── status: enum lookups ──
+  {
+    id: 'create-jackson-enum-ordinal',
+    area: 'creating',
+    description: 'reads a number into the status enum as its ordinal (Jackson, FAIL_ON_NUMBERS_FOR_ENUMS off by default): status 1 is pending',
+    rules: ['CREATE-09'],
+    byChance: ['FUZZ-01'],
+  },
+  {
+    id: 'create-status-in-lookup',
+    area: 'creating',
+    description: 'checks status with `status in STATUS_MAP` on an object literal, which also finds Object.prototype members such as "constructor"',
+    rules: ['CREATE-11'],
+  },
+  {
+    id: 'create-status-regex-unanchored',
+    area: 'creating',
+    description: 'checks status against the unanchored /available|pending|sold/, so "available " or "sold-out" pass',
+    rules: ['CREATE-11'],
+    byChance: ['FUZZ-01'],
+  },
+  {
+    id: 'create-status-lowercased',
+    area: 'creating',
+    description: 'lower-cases status before validating it ("Available" is accepted and stored as available)',
+    rules: ['CREATE-11'],
+    byChance: ['FUZZ-01'],
+  },
+  {
+    id: 'create-status-empty-as-absent',
+    area: 'creating',
+    description: 'takes status "" for no status (a falsy check: if (body.status))',
+    rules: ['CREATE-11'],
+    byChance: ['FUZZ-01'],
+  },
+  {
+    id: 'create-rails-enum-500',
+    area: 'creating',
+    description: 'assigns status to a Rails ActiveRecord enum, whose ArgumentError for an unmapped value goes unrescued: 500 (a blank value becomes nil)',
+    rules: ['CREATE-11', 'ERR-04', 'FUZZ-01'],
+  },
+
+  // ── bodies: what Go's decoder and the frameworks' own 400s do ──
+  {
+    id: 'create-go-case-insensitive-keys',
+    area: 'creating',
+    description: 'matches members case-insensitively, as Go\'s encoding/json does: {"Name": …, "CategoryId": 1} creates a pet',
+    rules: ['CREATE-08'],
+  },
+  {
+    id: 'create-go-trailing-data',
+    area: 'creating',
+    description: 'reads the body with Go\'s json.NewDecoder(r.Body).Decode, which takes the first JSON value and ignores what follows',
+    rules: ['CREATE-13'],
+    byChance: ['FUZZ-01'],
+  },
+  {
+    id: 'create-express-html-400',
+    area: 'creating',
+    description: 'leaves body-parser\'s SyntaxError to Express\'s default error handler: malformed JSON and non-object bodies get an HTML 400 page',
+    rules: ['CREATE-12', 'CREATE-13', 'ERR-01', 'ERR-02', 'FUZZ-01'],
+  },
+  {
+    id: 'create-spring-default-error',
+    area: 'creating',
+    description: 'answers an unreadable body (HttpMessageNotReadableException) with Spring Boot\'s default error body {timestamp, status, error, path}',
+    rules: ['CREATE-12', 'CREATE-13', 'ERR-02', 'FUZZ-01'],
+  },
+  {
+    id: 'create-fastify-validation-error',
+    area: 'creating',
+    description: 'answers every invalid body with fastify\'s own error shape {statusCode, code, error, message}, which has no status',
+    rules: [...CREATE_400_RULES, 'ERR-02', 'FUZZ-01'],
+  },
+
+  // ── ids and what the 201 says ──
+  {
+    id: 'create-client-id-honoured',
+    area: 'creating',
+    description: 'spreads the body over the id it assigned ({ id, ...body }, mass assignment): a client-sent id is taken, duplicates included',
+    rules: ['CREATE-04'],
+  },
+  {
+    id: 'create-201-no-body',
+    area: 'creating',
+    description: 'answers 201 with a Location and no body (Spring ResponseEntity.created(uri).build())',
+    // No body, so no content type either: ERR-05 sees every success of createPet without application/json.
+    rules: ['CREATE-02', 'CREATE-03', 'CREATE-04', 'CREATE-05', 'CREATE-06', 'ERR-05', 'FUZZ-02'],
+  },
+  {
+    id: 'create-id-as-string',
+    area: 'creating',
+    description: 'writes the id of the 201 body as a JSON string (a workaround for JSON.stringify and BigInt)',
+    rules: ['CREATE-02', 'CREATE-04', 'CREATE-05', 'FUZZ-02'],
+  },
+  {
+    id: 'create-status-db-default',
+    area: 'creating',
+    description: 'lets a column DEFAULT give a pet without status "available" while the 201 echoes the entity without it (JPA save without refresh)',
+    rules: ['CREATE-05'],
+  },
+  {
+    id: 'list-categoryid-float64',
+    area: 'creating',
+    description: 'serialises the listing through float64 (Go map[string]interface{}, a JS Number), so categoryIds above 2^53 change in GET /pets only',
+    rules: ['CREATE-14'],
   },
 ] as const satisfies readonly DefectSpec[];
