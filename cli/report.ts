@@ -26,7 +26,8 @@ export interface Report {
   tool: { name: string; version: string };
   specVersion: string;
   runId: string;
-  target: { baseUrl: string; embedded: boolean };
+  /** `proxy`: the proxy the requests went through, without its credentials. */
+  target: { baseUrl: string; embedded: boolean; proxy?: string };
   startedAt: string;
   finishedAt: string;
   durationMs: number;

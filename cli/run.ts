@@ -7,6 +7,7 @@ import { activeRules, deselectionReason, loadCatalog, type Rule } from '../helpe
 import { parseJson } from '../helpers/json.js';
 import type { Exchange } from '../helpers/exchange.js';
 import { packagePath } from '../helpers/package-root.js';
+import { proxyRouteFor } from '../helpers/proxy.js';
 import { redact, registerSecret } from '../helpers/redact.js';
 import type { CheckSettings, RunConfig } from '../helpers/run-config.js';
 import { startReferenceServer } from '../server/reference-server.js';
@@ -81,9 +82,12 @@ export async function runConformance(options: RunOptions): Promise<RunResult> {
   if (embedded) print(`No --base-url given: certifying the bundled reference server at ${baseUrl}`);
   else print(`Certifying ${baseUrl}`);
 
+  // The bundled server lives in this process on loopback: a proxy of the environment is never meant for it.
+  const proxy = embedded ? undefined : proxyRouteFor(baseUrl);
+  if (proxy) print(`Through the proxy ${proxy.shown} (HTTP_PROXY/HTTPS_PROXY; NO_PROXY does not exempt this target)`);
   const exchangeLogPath = join(reportDir, `.exchanges-${runId}.jsonl`);
   try {
-    await assertReachable(baseUrl, options.timeoutMs, options.caFile);
+    await assertReachable(baseUrl, options.timeoutMs, options.caFile, proxy);
     const { baseUrl: _url, apiKey: _key, reportDir: _dir, strict: _strict, reporters: _reporters, baseline: _baseline, writeBaseline: _write, today, print: _print, ...settings } = options;
     const config: RunConfig = {
       ...settings,
@@ -91,6 +95,7 @@ export async function runConformance(options: RunOptions): Promise<RunResult> {
       startedAtMs: startedAt.getTime(),
       embedded: embedded !== undefined,
       today: today ?? new Date().toISOString().slice(0, 10),
+      ...(proxy ? { proxy } : {}),
     };
     const collector = new Collector((result) => print(progressLine(result)), (line) => print(`  … ${line}`));
     const deselected = (rule: Rule) => deselectionReason(rule, options);
@@ -108,7 +113,7 @@ export async function runConformance(options: RunOptions): Promise<RunResult> {
       tool: { name: TOOL.name, version: TOOL.version },
       specVersion: loadCatalog().specVersion,
       runId,
-      target: { baseUrl, embedded: embedded !== undefined },
+      target: { baseUrl, embedded: embedded !== undefined, ...(proxy ? { proxy: proxy.shown } : {}) },
       startedAt: startedAt.toISOString(),
       finishedAt: finishedAt.toISOString(),
       durationMs: finishedAt.getTime() - startedAt.getTime(),

@@ -1,10 +1,11 @@
 import { appendFileSync } from 'node:fs';
 import { readFileSync } from 'node:fs';
-import { Agent, request, type Dispatcher } from 'undici';
+import { request, type Dispatcher } from 'undici';
 import { authorizationFor, type AuthMode, type Exchange, type RecordedRequest, type RecordedResponse } from './exchange.js';
 import { stringifyJson } from './json.js';
 import { CircuitBreaker } from './circuit-breaker.js';
 import { Pacer, RateLimitWaitTooLong } from './pacing.js';
+import { dispatcherFor, type ProxyRoute } from './proxy.js';
 import { redact, registerSecret } from './redact.js';
 import { readBody } from './response-body.js';
 
@@ -34,6 +35,8 @@ export interface ClientOptions {
   rateLimitReserve: number;
   exchangeLogPath?: string;
   caFile?: string;
+  /** Requests go through this proxy (undici's ProxyAgent), --ca-file still verifying the target. */
+  proxy?: ProxyRoute;
   onWait?: (message: string) => void;
   /** Longest wait for a rate-limit window the run accepts. */
   maxWaitMs?: number;
@@ -81,11 +84,10 @@ export class PetstoreClient {
 
   constructor(private readonly options: ClientOptions) {
     registerSecret(options.apiKey);
-    this.dispatcher = new Agent({
+    this.dispatcher = dispatcherFor(options.proxy, {
       connections: options.concurrency,
-      headersTimeout: options.timeoutMs,
-      bodyTimeout: options.timeoutMs,
-      connect: options.caFile ? { ca: readFileSync(options.caFile) } : undefined,
+      timeoutMs: options.timeoutMs,
+      ca: options.caFile ? readFileSync(options.caFile) : undefined,
     });
     this.pacer = new Pacer({
       reserve: options.rateLimitReserve,

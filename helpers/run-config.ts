@@ -1,4 +1,5 @@
 import { inject } from 'vitest';
+import type { ProxyRoute } from './proxy.js';
 
 /** What a person chooses that the checks themselves read: shared by the CLI's options and the suites' config. */
 export interface CheckSettings {
@@ -36,6 +37,8 @@ export interface RunConfig extends CheckSettings {
   exchangeLogPath: string;
   /** ISO date the date-aware checks treat as today; the real date unless a test pins it. */
   today: string;
+  /** The proxy the environment routes the target through (HTTP_PROXY, HTTPS_PROXY, NO_PROXY), if any. */
+  proxy?: ProxyRoute;
 }
 
 declare module 'vitest' {

@@ -21,6 +21,7 @@ export function theClient(): PetstoreClient {
       rateLimitReserve: config.rateLimitReserve,
       exchangeLogPath: config.exchangeLogPath,
       caFile: config.caFile,
+      proxy: config.proxy,
     });
   }
   return client;
