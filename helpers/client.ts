@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { request, type Dispatcher } from 'undici';
 import { authorizationFor, type AuthMode, type Exchange, type RecordedRequest, type RecordedResponse } from './exchange.js';
 import { stringifyJson } from './json.js';
+import { CancellationWatch } from './cancellation.js';
 import { CircuitBreaker } from './circuit-breaker.js';
 import { Pacer, RateLimitWaitTooLong } from './pacing.js';
 import { dispatcherFor, type ProxyRoute } from './proxy.js';
@@ -35,6 +36,8 @@ export interface ClientOptions {
   rateLimitReserve: number;
   exchangeLogPath?: string;
   caFile?: string;
+  /** A file the CLI writes when the run is cancelled: from then on nothing is sent. */
+  cancelMarkerPath?: string;
   /** Requests go through this proxy (undici's ProxyAgent), --ca-file still verifying the target. */
   proxy?: ProxyRoute;
   onWait?: (message: string) => void;
@@ -81,9 +84,11 @@ export class PetstoreClient {
   private readonly breaker = new CircuitBreaker(FAILURES_IN_A_ROW_BEFORE_GIVING_UP);
   private active = 0;
   private readonly queue: Array<() => void> = [];
+  private readonly cancellation: CancellationWatch | undefined;
 
   constructor(private readonly options: ClientOptions) {
     registerSecret(options.apiKey);
+    this.cancellation = options.cancelMarkerPath ? new CancellationWatch(options.cancelMarkerPath) : undefined;
     this.dispatcher = dispatcherFor(options.proxy, {
       connections: options.concurrency,
       timeoutMs: options.timeoutMs,
@@ -97,6 +102,7 @@ export class PetstoreClient {
       backoffBaseMs: 1_000,
       backoffCapMs: 60_000,
       onWait: this.notify,
+      ...(this.cancellation ? { sleep: (ms: number) => this.cancellation!.sleep(ms) } : {}),
     });
   }
 
@@ -111,6 +117,11 @@ export class PetstoreClient {
 
   get pacing(): Pacer {
     return this.pacer;
+  }
+
+  /** Set once the run is cancelled: why the rules left are not judged. */
+  get cancellationReason(): string | undefined {
+    return this.cancellation?.cancelled ? this.cancellation.reason : undefined;
   }
 
   /** Sends one request; retries an unplanned 429 only after honouring Retry-After and backing off. */
@@ -129,7 +140,11 @@ export class PetstoreClient {
           this.pacer.release(credential, result?.response);
         }
       });
-      if (exchange.error) throw new TransportError(exchange.error, exchange);
+      if (exchange.error) {
+        // An abandoned request is the cancellation's doing, not the target's.
+        this.cancellation?.throwIfCancelled();
+        throw new TransportError(exchange.error, exchange);
+      }
       if (exchange.response?.status !== 429 || spec.expect429) return exchange;
       // The pacer has blocked the credential until Retry-After; this adds the backoff and says when to stop.
       if (this.pacer.backoffAfter429(credential, attempt) === undefined) {
@@ -139,6 +154,7 @@ export class PetstoreClient {
   }
 
   async close(): Promise<void> {
+    this.cancellation?.stop();
     await this.dispatcher.close();
   }
 
@@ -176,6 +192,7 @@ export class PetstoreClient {
   private async once(spec: SendOptions): Promise<Exchange> {
     this.assertBudgetLeft();
     if (this.breaker.isOpen) throw new TransportError(this.breaker.reason);
+    this.cancellation?.throwIfCancelled();
     this.sent += 1;
     const sentAfter = this.exchanges.length;
     const url = this.urlFor(spec);
@@ -219,7 +236,7 @@ export class PetstoreClient {
       headers,
       body,
       dispatcher: this.dispatcher,
-      signal: AbortSignal.timeout(this.options.timeoutMs),
+      signal: this.cancellation ? AbortSignal.any([AbortSignal.timeout(this.options.timeoutMs), this.cancellation.signal]) : AbortSignal.timeout(this.options.timeoutMs),
     });
     const flat = flattenHeaders(response.headers);
     return { status: response.statusCode, headers: flat, ...await readBody(response.body, flat['content-encoding'], this.options.maxResponseBytes) };

@@ -37,6 +37,8 @@ export interface RunConfig extends CheckSettings {
   exchangeLogPath: string;
   /** ISO date the date-aware checks treat as today; the real date unless a test pins it. */
   today: string;
+  /** Written by the CLI when the run is cancelled (its content names the signal): the client stops sending. */
+  cancelMarkerPath: string;
   /** The proxy the environment routes the target through (HTTP_PROXY, HTTPS_PROXY, NO_PROXY), if any. */
   proxy?: ProxyRoute;
 }

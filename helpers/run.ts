@@ -22,6 +22,7 @@ export function theClient(): PetstoreClient {
       exchangeLogPath: config.exchangeLogPath,
       caFile: config.caFile,
       proxy: config.proxy,
+      cancelMarkerPath: config.cancelMarkerPath,
     });
   }
   return client;
