@@ -58,6 +58,7 @@ export const DEFAULT_OPTIONS: Omit<RunOptions, 'seed'> = {
   verifyRecovery: false,
   fuzzRuns: 100,
   fuzzValidRuns: 10,
+  readLagMs: 5_000,
   reporters: REPORTER_NAMES,
 };
 

@@ -119,6 +119,11 @@ export class PetstoreClient {
     return this.pacer;
   }
 
+  /** A pause between two reads of something the run wrote: over at once when the run is cancelled. */
+  pause(ms: number): Promise<void> {
+    return this.cancellation ? this.cancellation.sleep(ms) : new Promise((resolve) => setTimeout(resolve, ms));
+  }
+
   /** Set once the run is cancelled: why the rules left are not judged. */
   get cancellationReason(): string | undefined {
     return this.cancellation?.cancelled ? this.cancellation.reason : undefined;

@@ -21,6 +21,8 @@ export interface CheckSettings {
   seed: number;
   fuzzRuns: number;
   fuzzValidRuns: number;
+  /** Longest a read may lag the run's own writes before a missing pet is judged missing. */
+  readLagMs: number;
   caFile?: string;
 }
 
