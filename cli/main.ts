@@ -6,7 +6,7 @@ import { redact, registerSecret } from '../helpers/redact.js';
 import { stringifyJson } from '../helpers/json.js';
 import { parseArguments, possibleKeys, UsageError } from './options.js';
 import { TargetUnreachable } from './preflight.js';
-import { runConformance, TOOL } from './run.js';
+import { cancelledExitCode, runConformance, TOOL } from './run.js';
 
 
 // `petstore-conformance … | head` closes stdout early: that is the reader's choice, not a crash.
@@ -30,9 +30,25 @@ async function main(argv: string[]): Promise<number> {
   ensureWritable(options.reportDir);
   // With --json, stdout carries report.json alone; the person still sees progress on stderr.
   const out = json ? process.stderr : process.stdout;
-  const result = await runConformance({ ...options, print: (line) => out.write(`${line}\n`) });
+  const result = await runConformance({ ...options, signal: cancelOnSignals(out), print: (line) => out.write(`${line}\n`) });
   if (json) process.stdout.write(`${redact(stringifyJson(result.report, 2))}\n`);
   return result.exitCode;
+}
+
+/**
+ * A cancelled CI job (SIGTERM) or Ctrl-C (SIGINT): the first stops the run, which still writes every
+ * report for what it judged and exits 143 or 130; a second exits at once.
+ */
+function cancelOnSignals(out: NodeJS.WriteStream): AbortSignal {
+  const controller = new AbortController();
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.on(signal, () => {
+      if (controller.signal.aborted) process.exit(cancelledExitCode(signal));
+      out.write(`\n${signal}: stopping; the reports of what was judged are being written (send it again to exit at once)\n`);
+      controller.abort(signal);
+    });
+  }
+  return controller.signal;
 }
 
 function ensureWritable(dir: string): void {

@@ -52,6 +52,7 @@ export function buildProgram(version: string): Command {
     .option('--fuzz-runs <n>', 'generated invalid bodies sent by the fuzzing rules', integer('--fuzz-runs', 0, 100_000), defaults.fuzzRuns)
     .option('--fuzz-valid-runs <n>', 'generated valid bodies sent (each creates a pet)', integer('--fuzz-valid-runs', 0, 10_000), defaults.fuzzValidRuns)
     .option('--max-response-bytes <n>', 'cap on a response body; the rest is not read', integer('--max-response-bytes', 1024, 1_073_741_824), defaults.maxResponseBytes)
+    .option('--read-lag <ms>', 'longest a read may lag the run\'s own writes (replicas, caches): a created pet not yet readable is read again, with backoff, for up to this long', integer('--read-lag', 0, 600_000), defaults.readLagMs)
     .option('--ca-file <pem>', 'trust this CA certificate (PEM) for an https target')
     .option('--json', 'print report.json to stdout (progress goes to stderr)', false)
     .option('--reporter <names>', `report files to write, comma-separated: ${REPORTER_NAMES.join(', ')} (default: all)`, reporterList)
@@ -116,6 +117,7 @@ export function parseArguments(argv: string[], env: NodeJS.ProcessEnv, version: 
       fuzzRuns: o.fuzzRuns as number,
       fuzzValidRuns: o.fuzzValidRuns as number,
       maxResponseBytes: o.maxResponseBytes as number,
+      readLagMs: o.readLag as number,
       caFile: o.caFile as string | undefined,
       reporters: (o.reporter as ReporterName[] | undefined) ?? REPORTER_NAMES,
       baseline,

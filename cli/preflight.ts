@@ -1,6 +1,7 @@
 import { connect as connectTcp, isIP } from 'node:net';
 import { connect as connectTls } from 'node:tls';
 import { readFileSync } from 'node:fs';
+import type { ProxyRoute } from '../helpers/proxy.js';
 
 /** The target cannot be talked to at all: exit code 3. */
 export class TargetUnreachable extends Error {
@@ -9,10 +10,15 @@ export class TargetUnreachable extends Error {
 
 /**
  * Opens one TCP (and TLS) connection to the target and closes it: proves it can be reached without
- * spending a request of the key's rate limit.
+ * spending a request of the key's rate limit. Through a proxy, the proxy is what must answer: the target
+ * may be reachable only through it (its name may not even resolve here).
  */
-export async function assertReachable(baseUrl: string, timeoutMs: number, caFile?: string): Promise<void> {
-  const url = new URL(baseUrl);
+export async function assertReachable(baseUrl: string, timeoutMs: number, caFile?: string, proxy?: ProxyRoute): Promise<void> {
+  if (proxy) return assertConnects(new URL(proxy.url), timeoutMs, undefined, `the proxy ${proxy.shown} (for ${new URL(baseUrl).origin})`);
+  return assertConnects(new URL(baseUrl), timeoutMs, caFile, new URL(baseUrl).origin);
+}
+
+async function assertConnects(url: URL, timeoutMs: number, caFile: string | undefined, what: string): Promise<void> {
   const secure = url.protocol === 'https:';
   const port = Number(url.port || (secure ? 443 : 80));
   const host = url.hostname.replace(/^\[|\]$/g, '');
@@ -27,7 +33,7 @@ export async function assertReachable(baseUrl: string, timeoutMs: number, caFile
     const fail = (message: string) => {
       clearTimeout(deadline);
       socket.destroy();
-      reject(new TargetUnreachable(`cannot reach ${url.origin}: ${message}`));
+      reject(new TargetUnreachable(`cannot reach ${what}: ${message}`));
     };
     socket.once('error', (error: NodeJS.ErrnoException) => fail(reachabilityMessage(error)));
     socket.once(secure ? 'secureConnect' : 'connect', () => {

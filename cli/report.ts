@@ -26,7 +26,10 @@ export interface Report {
   tool: { name: string; version: string };
   specVersion: string;
   runId: string;
-  target: { baseUrl: string; embedded: boolean };
+  /** The signal that cancelled the run (SIGINT, SIGTERM): the verdict is then incomplete. */
+  cancelled?: string;
+  /** `proxy`: the proxy the requests went through, without its credentials. */
+  target: { baseUrl: string; embedded: boolean; proxy?: string };
   startedAt: string;
   finishedAt: string;
   durationMs: number;

@@ -2,11 +2,12 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { startVitest } from 'vitest/node';
+import { createVitest } from 'vitest/node';
 import { activeRules, deselectionReason, loadCatalog, type Rule } from '../helpers/catalog.js';
 import { parseJson } from '../helpers/json.js';
 import type { Exchange } from '../helpers/exchange.js';
 import { packagePath } from '../helpers/package-root.js';
+import { proxyRouteFor } from '../helpers/proxy.js';
 import { redact, registerSecret } from '../helpers/redact.js';
 import type { CheckSettings, RunConfig } from '../helpers/run-config.js';
 import { startReferenceServer } from '../server/reference-server.js';
@@ -32,6 +33,11 @@ export interface RunOptions extends CheckSettings {
   writeBaseline?: string;
   /** ISO date (YYYY-MM-DD) the date-aware checks take as today, e.g. to replay a run as of the getPet removal date; default the real date. */
   today?: string;
+  /**
+   * Cancels the run (the CLI aborts it on SIGINT or SIGTERM, with the signal's name as the reason): nothing
+   * more is sent, the rules not reached are skipped, and every report is still written.
+   */
+  signal?: AbortSignal;
   /** Where progress and the summary go; nothing is printed when absent. */
   print?: (line: string) => void;
 }
@@ -52,6 +58,7 @@ export const DEFAULT_OPTIONS: Omit<RunOptions, 'seed'> = {
   verifyRecovery: false,
   fuzzRuns: 100,
   fuzzValidRuns: 10,
+  readLagMs: 5_000,
   reporters: REPORTER_NAMES,
 };
 
@@ -81,16 +88,23 @@ export async function runConformance(options: RunOptions): Promise<RunResult> {
   if (embedded) print(`No --base-url given: certifying the bundled reference server at ${baseUrl}`);
   else print(`Certifying ${baseUrl}`);
 
+  // The bundled server lives in this process on loopback: a proxy of the environment is never meant for it.
+  const proxy = embedded ? undefined : proxyRouteFor(baseUrl);
+  if (proxy) print(`Through the proxy ${proxy.shown} (HTTP_PROXY/HTTPS_PROXY; NO_PROXY does not exempt this target)`);
   const exchangeLogPath = join(reportDir, `.exchanges-${runId}.jsonl`);
+  const cancelMarkerPath = join(reportDir, `.cancel-${runId}`);
+  const onCancel = () => writeFileSync(cancelMarkerPath, String(options.signal?.reason ?? 'cancelled'));
+  options.signal?.addEventListener('abort', onCancel, { once: true });
   try {
-    await assertReachable(baseUrl, options.timeoutMs, options.caFile);
-    const { baseUrl: _url, apiKey: _key, reportDir: _dir, strict: _strict, reporters: _reporters, baseline: _baseline, writeBaseline: _write, today, print: _print, ...settings } = options;
+    await assertReachable(baseUrl, options.timeoutMs, options.caFile, proxy);
+    const { baseUrl: _url, apiKey: _key, reportDir: _dir, strict: _strict, reporters: _reporters, baseline: _baseline, writeBaseline: _write, today, print: _print, signal: _signal, ...settings } = options;
     const config: RunConfig = {
       ...settings,
-      baseUrl, apiKey, runId, exchangeLogPath,
+      baseUrl, apiKey, runId, exchangeLogPath, cancelMarkerPath,
       startedAtMs: startedAt.getTime(),
       embedded: embedded !== undefined,
       today: today ?? new Date().toISOString().slice(0, 10),
+      ...(proxy ? { proxy } : {}),
     };
     const collector = new Collector((result) => print(progressLine(result)), (line) => print(`  … ${line}`));
     const deselected = (rule: Rule) => deselectionReason(rule, options);
@@ -101,20 +115,24 @@ export async function runConformance(options: RunOptions): Promise<RunResult> {
     const rules = ruleResults(activeRules(), collector.results, collector.suiteErrors, deselected);
     const exchanges = readExchanges(exchangeLogPath);
     const created = rules.flatMap((rule) => rule.created);
-    const verdict = collector.suiteErrors.length > 0 && verdictOf(rules, options.strict) === 'certified' ? 'not-certified' : verdictOf(rules, options.strict);
+    const cancelledBy = options.signal?.aborted ? String(options.signal.reason ?? 'cancelled') : undefined;
+    const judged = collector.suiteErrors.length > 0 && verdictOf(rules, options.strict) === 'certified' ? 'not-certified' : verdictOf(rules, options.strict);
+    // A cancelled run did not reach every rule: whatever it judged, it is no verdict on the whole target.
+    const verdict = cancelledBy ? 'incomplete' : judged;
     const finishedAt = new Date();
     const baseline = options.baseline && judgeBaseline(rules, options.baseline, options.strict);
     const report: Report = {
       tool: { name: TOOL.name, version: TOOL.version },
       specVersion: loadCatalog().specVersion,
       runId,
-      target: { baseUrl, embedded: embedded !== undefined },
+      target: { baseUrl, embedded: embedded !== undefined, ...(proxy ? { proxy: proxy.shown } : {}) },
       startedAt: startedAt.toISOString(),
       finishedAt: finishedAt.toISOString(),
       durationMs: finishedAt.getTime() - startedAt.getTime(),
       options: reportedOptions(options),
       verdict,
-      exitCode: gateExitCode(verdict, baseline, collector.suiteErrors.length > 0),
+      exitCode: cancelledBy ? cancelledExitCode(cancelledBy) : gateExitCode(verdict, baseline, collector.suiteErrors.length > 0),
+      ...(cancelledBy ? { cancelled: cancelledBy } : {}),
       counts: countsOf(rules),
       requests: { total: exchanges.length, byArea: requestsByArea(rules) },
       created: { count: created.length, ids: created },
@@ -130,7 +148,9 @@ export async function runConformance(options: RunOptions): Promise<RunResult> {
     print(`\nReports: ${reportDir}`);
     return { report, exitCode: report.exitCode, reportDir };
   } finally {
+    options.signal?.removeEventListener('abort', onCancel);
     rmSync(exchangeLogPath, { force: true });
+    rmSync(cancelMarkerPath, { force: true });
     await embedded?.close();
   }
 }
@@ -142,7 +162,8 @@ async function runSuites(config: RunConfig, collector: Collector, areas: readonl
   // vitest sets process.exitCode when a test fails; here a failed check is a verdict we report, and a
   // program calling runConformance must not find its own exit status changed.
   const exitCodeBefore = process.exitCode;
-  const vitest = await startVitest('test', [], {
+  const signalListeners = listenersOf(SIGNALS);
+  const vitest = await createVitest('test', {
     root,
     config: false,
     dir: join(root, 'dist', 'suites'),
@@ -163,8 +184,33 @@ async function runSuites(config: RunConfig, collector: Collector, areas: readonl
     // cache only feeds its own file ordering, which AreaOrderSequencer replaces; vite's cacheDir goes to tmp.
     cache: false,
   }, { cacheDir: join(tmpdir(), 'petstore-conformance-vite'), logLevel: 'silent' });
-  await vitest.close();
-  process.exitCode = exitCodeBefore;
+  // vitest's logger ends the process on SIGINT and SIGTERM; a run answers them itself (it stops sending
+  // and still writes its reports), and a program calling runConformance keeps its own handlers.
+  removeListenersAddedSince(signalListeners);
+  try {
+    await vitest.start();
+  } finally {
+    await vitest.close();
+    process.exitCode = exitCodeBefore;
+  }
+}
+
+const SIGNALS = ['SIGINT', 'SIGTERM'] as const;
+type Listener = (...args: unknown[]) => void;
+
+function listenersOf(signals: readonly NodeJS.Signals[]): Map<NodeJS.Signals, Set<Listener>> {
+  return new Map(signals.map((signal) => [signal, new Set(process.listeners(signal) as Listener[])]));
+}
+
+function removeListenersAddedSince(before: Map<NodeJS.Signals, Set<Listener>>): void {
+  for (const [signal, kept] of before) {
+    for (const listener of process.listeners(signal) as Listener[]) if (!kept.has(listener)) process.off(signal, listener);
+  }
+}
+
+/** The shell's convention: 128 + the signal's number (SIGINT 130, SIGTERM 143). */
+export function cancelledExitCode(reason: string): number {
+  return reason === 'SIGTERM' ? 143 : 130;
 }
 
 function readExchanges(path: string): Exchange[] {
@@ -173,6 +219,6 @@ function readExchanges(path: string): Exchange[] {
 }
 
 function reportedOptions(options: RunOptions): Record<string, unknown> {
-  const { print: _print, apiKey, baseline, ...rest } = options;
+  const { print: _print, signal: _signal, apiKey, baseline, ...rest } = options;
   return { ...rest, apiKey: apiKey ? '[redacted]' : undefined, baseline: baseline?.file };
 }

@@ -15,7 +15,8 @@ export function progressLine(result: CheckResult): string {
 /** The closing summary: verdict, counts by level and outcome, then each failure with expected vs seen. */
 export function summaryText(report: Report): string {
   const lines: string[] = [''];
-  const verdict = { certified: 'CERTIFIED', 'not-certified': 'NOT CERTIFIED', incomplete: 'INCOMPLETE (MUST rules skipped)' }[report.verdict];
+  const incomplete = report.cancelled ? `INCOMPLETE (cancelled by ${report.cancelled})` : 'INCOMPLETE (MUST rules skipped)';
+  const verdict = { certified: 'CERTIFIED', 'not-certified': 'NOT CERTIFIED', incomplete }[report.verdict];
   lines.push(`${verdict}: ${report.target.baseUrl}${report.target.embedded ? ' (bundled reference server)' : ''}`);
   lines.push('');
   lines.push('          passed  failed  skipped  errored');

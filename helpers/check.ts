@@ -43,6 +43,8 @@ async function runCheck(rule: Rule, body: (ctx: CheckContext) => Promise<void>, 
   if (notRun) skipWith(notRun);
 
   const client = theClient();
+  const cancelled = client.cancellationReason;
+  if (cancelled) skipWith(cancelled);
   const violations: RuleViolation[] = [];
   const context: CheckContext = {
     client, config, rule,

@@ -1,10 +1,12 @@
 import { appendFileSync } from 'node:fs';
 import { readFileSync } from 'node:fs';
-import { Agent, request, type Dispatcher } from 'undici';
+import { request, type Dispatcher } from 'undici';
 import { authorizationFor, type AuthMode, type Exchange, type RecordedRequest, type RecordedResponse } from './exchange.js';
 import { stringifyJson } from './json.js';
+import { CancellationWatch } from './cancellation.js';
 import { CircuitBreaker } from './circuit-breaker.js';
 import { Pacer, RateLimitWaitTooLong } from './pacing.js';
+import { dispatcherFor, type ProxyRoute } from './proxy.js';
 import { redact, registerSecret } from './redact.js';
 import { readBody } from './response-body.js';
 
@@ -34,6 +36,10 @@ export interface ClientOptions {
   rateLimitReserve: number;
   exchangeLogPath?: string;
   caFile?: string;
+  /** A file the CLI writes when the run is cancelled: from then on nothing is sent. */
+  cancelMarkerPath?: string;
+  /** Requests go through this proxy (undici's ProxyAgent), --ca-file still verifying the target. */
+  proxy?: ProxyRoute;
   onWait?: (message: string) => void;
   /** Longest wait for a rate-limit window the run accepts. */
   maxWaitMs?: number;
@@ -78,14 +84,15 @@ export class PetstoreClient {
   private readonly breaker = new CircuitBreaker(FAILURES_IN_A_ROW_BEFORE_GIVING_UP);
   private active = 0;
   private readonly queue: Array<() => void> = [];
+  private readonly cancellation: CancellationWatch | undefined;
 
   constructor(private readonly options: ClientOptions) {
     registerSecret(options.apiKey);
-    this.dispatcher = new Agent({
+    this.cancellation = options.cancelMarkerPath ? new CancellationWatch(options.cancelMarkerPath) : undefined;
+    this.dispatcher = dispatcherFor(options.proxy, {
       connections: options.concurrency,
-      headersTimeout: options.timeoutMs,
-      bodyTimeout: options.timeoutMs,
-      connect: options.caFile ? { ca: readFileSync(options.caFile) } : undefined,
+      timeoutMs: options.timeoutMs,
+      ca: options.caFile ? readFileSync(options.caFile) : undefined,
     });
     this.pacer = new Pacer({
       reserve: options.rateLimitReserve,
@@ -95,6 +102,7 @@ export class PetstoreClient {
       backoffBaseMs: 1_000,
       backoffCapMs: 60_000,
       onWait: this.notify,
+      ...(this.cancellation ? { sleep: (ms: number) => this.cancellation!.sleep(ms) } : {}),
     });
   }
 
@@ -109,6 +117,16 @@ export class PetstoreClient {
 
   get pacing(): Pacer {
     return this.pacer;
+  }
+
+  /** A pause between two reads of something the run wrote: over at once when the run is cancelled. */
+  pause(ms: number): Promise<void> {
+    return this.cancellation ? this.cancellation.sleep(ms) : new Promise((resolve) => setTimeout(resolve, ms));
+  }
+
+  /** Set once the run is cancelled: why the rules left are not judged. */
+  get cancellationReason(): string | undefined {
+    return this.cancellation?.cancelled ? this.cancellation.reason : undefined;
   }
 
   /** Sends one request; retries an unplanned 429 only after honouring Retry-After and backing off. */
@@ -127,7 +145,11 @@ export class PetstoreClient {
           this.pacer.release(credential, result?.response);
         }
       });
-      if (exchange.error) throw new TransportError(exchange.error, exchange);
+      if (exchange.error) {
+        // An abandoned request is the cancellation's doing, not the target's.
+        this.cancellation?.throwIfCancelled();
+        throw new TransportError(exchange.error, exchange);
+      }
       if (exchange.response?.status !== 429 || spec.expect429) return exchange;
       // The pacer has blocked the credential until Retry-After; this adds the backoff and says when to stop.
       if (this.pacer.backoffAfter429(credential, attempt) === undefined) {
@@ -137,6 +159,7 @@ export class PetstoreClient {
   }
 
   async close(): Promise<void> {
+    this.cancellation?.stop();
     await this.dispatcher.close();
   }
 
@@ -174,6 +197,7 @@ export class PetstoreClient {
   private async once(spec: SendOptions): Promise<Exchange> {
     this.assertBudgetLeft();
     if (this.breaker.isOpen) throw new TransportError(this.breaker.reason);
+    this.cancellation?.throwIfCancelled();
     this.sent += 1;
     const sentAfter = this.exchanges.length;
     const url = this.urlFor(spec);
@@ -217,7 +241,7 @@ export class PetstoreClient {
       headers,
       body,
       dispatcher: this.dispatcher,
-      signal: AbortSignal.timeout(this.options.timeoutMs),
+      signal: this.cancellation ? AbortSignal.any([AbortSignal.timeout(this.options.timeoutMs), this.cancellation.signal]) : AbortSignal.timeout(this.options.timeoutMs),
     });
     const flat = flattenHeaders(response.headers);
     return { status: response.statusCode, headers: flat, ...await readBody(response.body, flat['content-encoding'], this.options.maxResponseBytes) };

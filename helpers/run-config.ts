@@ -1,4 +1,5 @@
 import { inject } from 'vitest';
+import type { ProxyRoute } from './proxy.js';
 
 /** What a person chooses that the checks themselves read: shared by the CLI's options and the suites' config. */
 export interface CheckSettings {
@@ -20,6 +21,8 @@ export interface CheckSettings {
   seed: number;
   fuzzRuns: number;
   fuzzValidRuns: number;
+  /** Longest a read may lag the run's own writes before a missing pet is judged missing. */
+  readLagMs: number;
   caFile?: string;
 }
 
@@ -36,6 +39,10 @@ export interface RunConfig extends CheckSettings {
   exchangeLogPath: string;
   /** ISO date the date-aware checks treat as today; the real date unless a test pins it. */
   today: string;
+  /** Written by the CLI when the run is cancelled (its content names the signal): the client stops sending. */
+  cancelMarkerPath: string;
+  /** The proxy the environment routes the target through (HTTP_PROXY, HTTPS_PROXY, NO_PROXY), if any. */
+  proxy?: ProxyRoute;
 }
 
 declare module 'vitest' {

@@ -21,6 +21,8 @@ export function theClient(): PetstoreClient {
       rateLimitReserve: config.rateLimitReserve,
       exchangeLogPath: config.exchangeLogPath,
       caFile: config.caFile,
+      proxy: config.proxy,
+      cancelMarkerPath: config.cancelMarkerPath,
     });
   }
   return client;

@@ -32,6 +32,8 @@ export interface ServerSettings {
   preload?: number | readonly PreloadPet[];
   /** Id of the first pet. Default 1n. */
   firstId?: bigint;
+  /** How long a created pet stays invisible to reads (a replica lagging its primary). Default 0. */
+  readLagMs?: number;
 }
 
 export interface ReferenceServerOptions extends ServerSettings {
@@ -48,6 +50,7 @@ export interface ResolvedOptions {
   rateLimit: RateLimitSettings;
   preload: number | readonly PreloadPet[];
   firstId: bigint;
+  readLagMs: number;
   defects: ReadonlySet<DefectId>;
   variants: ReadonlySet<VariantId>;
 }
@@ -73,6 +76,7 @@ export function resolveOptions(options: ReferenceServerOptions, switchSettings: 
     rateLimit,
     preload: merged.preload ?? 0,
     firstId: merged.firstId ?? 1n,
+    readLagMs: merged.readLagMs ?? 0,
     defects: new Set(options.defects ?? []),
     variants: new Set(options.variants ?? []),
   };

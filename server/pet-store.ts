@@ -15,13 +15,17 @@ export interface StoredPet {
   createdAt: string;
 }
 
-/** In-memory pets in insertion order, with lookup by id. */
+/**
+ * In-memory pets in insertion order, with lookup by id. With a read lag, a saved pet reaches reads only
+ * that long after it was saved, as on a replica that lags its primary.
+ */
 export class PetStore {
   readonly #byId = new Map<bigint, StoredPet>();
   readonly #ordered: StoredPet[] = [];
+  readonly #visibleFromMs = new WeakMap<StoredPet, number>();
   #nextId: bigint;
 
-  constructor(readonly firstId: bigint) {
+  constructor(readonly firstId: bigint, private readonly readLagMs = 0) {
     this.#nextId = firstId;
   }
 
@@ -42,15 +46,23 @@ export class PetStore {
   save(pet: StoredPet): void {
     this.#byId.set(pet.id, pet);
     this.#ordered.push(pet);
+    if (this.readLagMs > 0) this.#visibleFromMs.set(pet, Date.now() + this.readLagMs);
   }
 
   get(id: bigint): StoredPet | undefined {
-    return this.#byId.get(id);
+    const pet = this.#byId.get(id);
+    return pet && this.#visible(pet, Date.now()) ? pet : undefined;
   }
 
   /** Oldest first. */
   all(): readonly StoredPet[] {
-    return this.#ordered;
+    if (this.readLagMs === 0) return this.#ordered;
+    const now = Date.now();
+    return this.#ordered.filter((pet) => this.#visible(pet, now));
+  }
+
+  #visible(pet: StoredPet, nowMs: number): boolean {
+    return (this.#visibleFromMs.get(pet) ?? 0) <= nowMs;
   }
 }
 

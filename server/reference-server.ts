@@ -85,7 +85,7 @@ function buildApp(options: ReferenceServerOptions): { app: FastifyInstance; ctx:
 }
 
 function createContext(settings: ResolvedOptions): Context {
-  const store = new PetStore(settings.firstId);
+  const store = new PetStore(settings.firstId, settings.readLagMs);
   preloadPets(store, settings.preload);
   const has = (id: DefectId): boolean => settings.defects.has(id);
   const variant = (id: VariantId): boolean => settings.variants.has(id);

@@ -32,4 +32,10 @@ export const CORE_VARIANTS = [
     area: 'ratelimit',
     description: 'bans a key (403 until restart) that sends more than 3 requests while it is answered 429',
   },
+  {
+    id: 'read-lag',
+    area: 'creating',
+    description: 'shows a created pet to reads 1.5 s after creating it, as a replica lagging its primary does (the spec promises no read-after-write consistency)',
+    options: { readLagMs: 1_500 },
+  },
 ] as const satisfies readonly VariantSpec[];

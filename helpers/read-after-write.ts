@@ -1,0 +1,40 @@
+import type { CheckContext } from './check.js';
+import type { Exchange } from './exchange.js';
+
+/** How long one read of the run's own write had to wait before it showed the write. */
+export interface ReadLag {
+  what: string;
+  waitedMs: number;
+  attempts: number;
+  /** False when the bound passed first: the read was judged as it stood. */
+  shown: boolean;
+}
+
+/** Every read of this run that had to be repeated: the INFO rule on read-after-write lag reports them. */
+export const readLags: ReadLag[] = [];
+
+// The first pause; each next one doubles, so a lag of a second or two costs a handful of reads.
+const FIRST_PAUSE_MS = 150;
+
+/**
+ * Sends `read` until `shows` holds or --read-lag has passed since the write at `writtenAtMs`. The spec
+ * promises no read-after-write consistency, and staging runs replicas and caches, so a read that does not
+ * yet show what the run wrote is tried again, with exponential backoff and through the paced client,
+ * before it is judged. The last answer is returned either way: the check judges it.
+ */
+export async function readAfterWrite(ctx: CheckContext, what: string, writtenAtMs: number, read: () => Promise<Exchange>, shows: (exchange: Exchange) => boolean): Promise<Exchange> {
+  let exchange = await read();
+  let attempts = 1;
+  for (let pause = FIRST_PAUSE_MS; !shows(exchange); pause *= 2) {
+    const left = writtenAtMs + ctx.config.readLagMs - Date.now();
+    if (left <= 0) {
+      readLags.push({ what, waitedMs: Date.now() - writtenAtMs, attempts, shown: false });
+      return exchange;
+    }
+    await ctx.client.pause(Math.min(pause, left));
+    exchange = await read();
+    attempts += 1;
+  }
+  if (attempts > 1) readLags.push({ what, waitedMs: Date.now() - writtenAtMs, attempts, shown: true });
+  return exchange;
+}
