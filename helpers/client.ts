@@ -1,4 +1,4 @@
-import { appendFileSync } from 'node:fs';
+import { appendFileSync, writeFileSync } from 'node:fs';
 import { readFileSync } from 'node:fs';
 import { Agent, request, type Dispatcher } from 'undici';
 import { authorizationFor, type AuthMode, type Exchange, type RecordedRequest, type RecordedResponse } from './exchange.js';
@@ -6,6 +6,7 @@ import { stringifyJson } from './json.js';
 import { CircuitBreaker } from './circuit-breaker.js';
 import { Pacer, RateLimitWaitTooLong } from './pacing.js';
 import { redact, registerSecret } from './redact.js';
+import { diagnoseEarlyAnswers, DIAGNOSED_WITHIN, type Diagnosis } from '../cli/preflight.js';
 import { readBody } from './response-body.js';
 
 export interface SendOptions {
@@ -63,6 +64,32 @@ export class StillRateLimited extends Error {
   }
 }
 
+/**
+ * The first answers show a wrong base URL or a refused key (cli/preflight.ts): nothing more is sent, and
+ * the run reports the one cause instead of every rule failed.
+ */
+export class TargetNotJudgeable extends Error {
+  override name = 'TargetNotJudgeable';
+  constructor(readonly diagnosis: Diagnosis, readonly exchange?: Exchange) {
+    super(`not judged: ${diagnosis.problem}`);
+  }
+}
+
+/** Marks a progress line of a long phase: the CLI shows it in place on a terminal, or every few seconds. */
+export const PROGRESS_PREFIX = 'progress: ';
+// A long phase reports at most this often: the line is for a person, not a log of every request.
+const PROGRESS_EVERY_MS = 250;
+let progressSink: ((text: string) => void) | undefined;
+let lastProgressAt = 0;
+
+/** How far a long phase (fuzzing, the 429 probe) has come; heard only in a CLI run. */
+export function announceProgress(phase: string, done: number, total: number): void {
+  const now = Date.now();
+  if (!progressSink || (done < total && now - lastProgressAt < PROGRESS_EVERY_MS)) return;
+  lastProgressAt = now;
+  progressSink(`${phase}: ${done} of ${total}`);
+}
+
 /** Transport failures in a row after which the target is taken to have stopped answering (README, Troubleshooting). */
 const FAILURES_IN_A_ROW_BEFORE_GIVING_UP = 3;
 
@@ -78,6 +105,7 @@ export class PetstoreClient {
   private readonly breaker = new CircuitBreaker(FAILURES_IN_A_ROW_BEFORE_GIVING_UP);
   private active = 0;
   private readonly queue: Array<() => void> = [];
+  private diagnosis: Diagnosis | undefined;
 
   constructor(private readonly options: ClientOptions) {
     registerSecret(options.apiKey);
@@ -96,6 +124,8 @@ export class PetstoreClient {
       backoffCapMs: 60_000,
       onWait: this.notify,
     });
+    // Only a run the CLI follows (it keeps an exchange log) wants progress lines.
+    if (options.exchangeLogPath) progressSink = (text) => this.notify(`${PROGRESS_PREFIX}${this.currentRule ? `${this.currentRule} ` : ''}${text}`);
   }
 
   /** A line for the person at the terminal (pacing waits, the budget); the worker's console reaches it. */
@@ -115,6 +145,7 @@ export class PetstoreClient {
   async send(spec: SendOptions): Promise<Exchange> {
     const credential = credentialOf(spec.auth ?? 'key');
     for (let attempt = 1; ; attempt++) {
+      if (this.diagnosis) throw new TargetNotJudgeable(this.diagnosis);
       const exchange = await this.limited(async () => {
         // Checked before waiting on the rate limit too: a spent budget must not first wait out a window.
         this.assertBudgetLeft();
@@ -128,6 +159,7 @@ export class PetstoreClient {
         }
       });
       if (exchange.error) throw new TransportError(exchange.error, exchange);
+      if (this.diagnosis) throw new TargetNotJudgeable(this.diagnosis, exchange);
       if (exchange.response?.status !== 429 || spec.expect429) return exchange;
       // The pacer has blocked the credential until Retry-After; this adds the backoff and says when to stop.
       if (this.pacer.backoffAfter429(credential, attempt) === undefined) {
@@ -208,6 +240,7 @@ export class PetstoreClient {
     });
     this.record(exchange);
     this.noteOutcome(exchange.error);
+    this.diagnose();
     return exchange;
   }
 
@@ -234,12 +267,27 @@ export class PetstoreClient {
     if (this.options.exchangeLogPath) appendFileSync(this.options.exchangeLogPath, `${redact(stringifyJson(exchange))}\n`);
   }
 
+  /** Reads the first answers for a target that cannot be judged; the person hears the cause once. */
+  private diagnose(): void {
+    if (this.diagnosis || this.exchanges.length > DIAGNOSED_WITHIN) return;
+    this.diagnosis = diagnoseEarlyAnswers(this.exchanges, this.options.baseUrl);
+    if (!this.diagnosis) return;
+    this.notify(`stopping: ${this.diagnosis.problem}; no further request is sent`);
+    // The CLI process reads it beside the exchange log, for the verdict and the reports.
+    if (this.options.exchangeLogPath) writeFileSync(diagnosisPathFor(this.options.exchangeLogPath), redact(stringifyJson(this.diagnosis)));
+  }
+
   /** Feeds the circuit breaker; the person at the terminal hears it once, when it opens. */
   private noteOutcome(failure: string | undefined): void {
     const wasOpen = this.breaker.isOpen;
     this.breaker.record(failure);
     if (!wasOpen && this.breaker.isOpen) this.notify(`${this.breaker.reason}, and the checks left are reported errored`);
   }
+}
+
+/** Where the client leaves its diagnosis for the CLI process: beside the exchange log of the run. */
+export function diagnosisPathFor(exchangeLogPath: string): string {
+  return `${exchangeLogPath}.diagnosis.json`;
 }
 
 /** Requests without a valid key are often counted in a bucket of their own; pace them apart. */
