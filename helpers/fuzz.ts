@@ -1,5 +1,6 @@
 // Runs one fast-check property against the target, where every run and every shrink step is a request.
 import fc from 'fast-check';
+import { announceProgress } from './client.js';
 import { RuleViolation } from './outcome.js';
 
 export interface FuzzBudget {
@@ -31,11 +32,13 @@ export async function fuzzForViolation<T>(arbitrary: fc.Arbitrary<T>, budget: Fu
   let last: { value: T; violation: RuleViolation } | undefined;
   let shrinkSteps = 0;
   let stopped: { error: unknown } | undefined;
+  let tried = 0;
   const property = fc.asyncProperty(arbitrary, async (value) => {
     // Once stopped or out of budget, every candidate "passes" without a request: fast-check then keeps
     // the last failure as the counterexample and ends.
     if (stopped || (last && shrinkSteps >= budget.maxShrinks)) return true;
     if (last) shrinkSteps += 1;
+    else announceProgress('fuzzing', ++tried, budget.runs);
     try {
       await probe(value);
       return true;
