@@ -44,6 +44,8 @@ describe('the first answers', () => {
     const badKeys = [answered(1, '/pets', 200), ...[2, 3, 4].map((seq) => answered(seq, '/pets', 401, { auth: 'unknown-key' }))];
     expect(diagnoseEarlyAnswers(badKeys, BASE)).toBeUndefined();
     expect(diagnoseEarlyAnswers([answered(1, '/pets', 401), answered(2, '/pets', 401), answered(3, '/pets', 200)], BASE)).toBeUndefined();
+    // One operation refusing a good key (GET /store/orders, say) is that operation's defect, judged by its rule.
+    expect(diagnoseEarlyAnswers([1, 2, 3].map((seq) => answered(seq, '/store/orders', 401)), BASE)).toBeUndefined();
     expect(diagnoseEarlyAnswers([1, 2, 3, 4].map((seq) => answered(seq, '/pets', 429)), BASE)).toBeUndefined();
     expect(diagnoseEarlyAnswers([answered(1, '/pets', 502, { headers: { 'content-type': 'text/html' }, body: '<html>Bad Gateway</html>' })], BASE)).toBeUndefined();
     expect(diagnoseEarlyAnswers([answered(1, '/pets', 301, { headers: { location: 'http://127.0.0.1:10/v1/pets' } })], BASE)).toBeUndefined();
