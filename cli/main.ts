@@ -39,7 +39,7 @@ async function main(argv: string[]): Promise<number> {
   const status = out.isTTY
     ? (line: string | undefined) => {
       clearStatus();
-      if (line !== undefined) out.write(redact(line.slice(0, Math.max(20, (out.columns ?? 80) - 1))));
+      if (line !== undefined) out.write(redact(line.slice(0, Math.max(20, (out.columns || 80) - 1))));
       statusShown = line !== undefined;
     }
     : undefined;

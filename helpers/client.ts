@@ -79,15 +79,14 @@ export class TargetNotJudgeable extends Error {
 export const PROGRESS_PREFIX = 'progress: ';
 // A long phase reports at most this often: the line is for a person, not a log of every request.
 const PROGRESS_EVERY_MS = 250;
-let progressSink: ((text: string) => void) | undefined;
-let lastProgressAt = 0;
+let progressSink: ((phase: string, unit: string, total: number | undefined) => void) | undefined;
 
-/** How far a long phase (fuzzing, the 429 probe) has come; heard only in a CLI run. */
-export function announceProgress(phase: string, done: number, total: number): void {
-  const now = Date.now();
-  if (!progressSink || (done < total && now - lastProgressAt < PROGRESS_EVERY_MS)) return;
-  lastProgressAt = now;
-  progressSink(`${phase}: ${done} of ${total}`);
+/**
+ * One more step of a long phase (a generated body sent, a probe request): counted per rule, so the fuzzing
+ * of one rule reads as one growing count across its mutations. Heard only in a CLI run.
+ */
+export function announceProgress(phase: string, unit: string, total?: number): void {
+  progressSink?.(phase, unit, total);
 }
 
 /** Transport failures in a row after which the target is taken to have stopped answering (README, Troubleshooting). */
@@ -125,7 +124,7 @@ export class PetstoreClient {
       onWait: this.notify,
     });
     // Only a run the CLI follows (it keeps an exchange log) wants progress lines.
-    if (options.exchangeLogPath) progressSink = (text) => this.notify(`${PROGRESS_PREFIX}${this.currentRule ? `${this.currentRule} ` : ''}${text}`);
+    if (options.exchangeLogPath) progressSink = (phase, unit, total) => this.progress(phase, unit, total);
   }
 
   /** A line for the person at the terminal (pacing waits, the budget); the worker's console reaches it. */
@@ -265,6 +264,19 @@ export class PetstoreClient {
   private record(exchange: Exchange): void {
     this.exchanges.push(exchange);
     if (this.options.exchangeLogPath) appendFileSync(this.options.exchangeLogPath, `${redact(stringifyJson(exchange))}\n`);
+  }
+
+  private readonly progressCounts = new Map<string, number>();
+  private lastProgressAt = 0;
+
+  private progress(phase: string, unit: string, total: number | undefined): void {
+    const key = `${this.currentRule ?? ''} ${phase}`;
+    const done = (this.progressCounts.get(key) ?? 0) + 1;
+    this.progressCounts.set(key, done);
+    const now = Date.now();
+    if (now - this.lastProgressAt < PROGRESS_EVERY_MS) return;
+    this.lastProgressAt = now;
+    this.notify(`${PROGRESS_PREFIX}${this.currentRule ? `${this.currentRule} ` : ''}${phase}: ${done} ${unit}${total === undefined ? '' : ` (at most ${total})`}`);
   }
 
   /** Reads the first answers for a target that cannot be judged; the person hears the cause once. */

@@ -32,13 +32,12 @@ export async function fuzzForViolation<T>(arbitrary: fc.Arbitrary<T>, budget: Fu
   let last: { value: T; violation: RuleViolation } | undefined;
   let shrinkSteps = 0;
   let stopped: { error: unknown } | undefined;
-  let tried = 0;
   const property = fc.asyncProperty(arbitrary, async (value) => {
     // Once stopped or out of budget, every candidate "passes" without a request: fast-check then keeps
     // the last failure as the counterexample and ends.
     if (stopped || (last && shrinkSteps >= budget.maxShrinks)) return true;
     if (last) shrinkSteps += 1;
-    else announceProgress('fuzzing', ++tried, budget.runs);
+    else announceProgress('fuzzing', 'generated bodies sent');
     try {
       await probe(value);
       return true;

@@ -30,19 +30,19 @@ describe('a long phase', () => {
   it('without a terminal, prints a line once it has run 5 s and then every 5 s, not one per request', () => {
     const { log, printed, advance } = router();
     for (let done = 1; done <= 40; done++) {
-      log.line(`${PROGRESS_PREFIX}FUZZ-01 fuzzing: ${done} of 40`);
+      log.line(`${PROGRESS_PREFIX}FUZZ-01 fuzzing: ${done} generated bodies sent`);
       advance(300);
     }
-    expect(printed).toEqual(['  … FUZZ-01 fuzzing: 18 of 40', '  … FUZZ-01 fuzzing: 35 of 40']);
+    expect(printed).toEqual(['  … FUZZ-01 fuzzing: 18 generated bodies sent', '  … FUZZ-01 fuzzing: 35 generated bodies sent']);
   });
 
   it('on a terminal, rewrites the status line, and clears it before the next printed line', () => {
     const status: Array<string | undefined> = [];
     const { log, printed } = router((line) => status.push(line));
-    log.line(`${PROGRESS_PREFIX}RATE-07 429 probe, requests sent: 10 of 1100`);
-    log.line(`${PROGRESS_PREFIX}RATE-07 429 probe, requests sent: 20 of 1100`);
+    log.line(`${PROGRESS_PREFIX}RATE-07 429 probe: 10 requests sent (at most 1100)`);
+    log.line(`${PROGRESS_PREFIX}RATE-07 429 probe: 20 requests sent (at most 1100)`);
     log.endPhase();
-    expect(status).toEqual(['  … RATE-07 429 probe, requests sent: 10 of 1100', '  … RATE-07 429 probe, requests sent: 20 of 1100', undefined]);
+    expect(status).toEqual(['  … RATE-07 429 probe: 10 requests sent (at most 1100)', '  … RATE-07 429 probe: 20 requests sent (at most 1100)', undefined]);
     expect(printed).toEqual([]);
   });
 });
