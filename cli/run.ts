@@ -143,10 +143,13 @@ export async function runConformance(options: RunOptions): Promise<RunResult> {
       rules,
     };
     writeReportFiles(report, exchanges, reportDir, options.reporters);
-    if (options.writeBaseline) writeFileSync(options.writeBaseline, redact(formatBaseline(report, options.baseline)));
+    // A run that judged nothing knows no failures: an empty baseline written from it would tolerate nothing later.
+    const writeBaseline = diagnosis ? undefined : options.writeBaseline;
+    if (writeBaseline) writeFileSync(writeBaseline, redact(formatBaseline(report, options.baseline)));
     print(summaryText(report));
     if (baseline) print(`\n${baselineLines(baseline).join('\n')}`);
-    if (options.writeBaseline) print(`\nBaseline written to ${options.writeBaseline}: ${failingRules(report).length} rule(s) that fail this run`);
+    if (writeBaseline) print(`\nBaseline written to ${writeBaseline}: ${failingRules(report).length} rule(s) that fail this run`);
+    else if (options.writeBaseline) print(`\nNo baseline written to ${options.writeBaseline}: this run judged no rule`);
     print(`\nReports: ${reportDir}`);
     return { report, exitCode: report.exitCode, reportDir };
   } finally {
