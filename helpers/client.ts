@@ -279,14 +279,17 @@ export class PetstoreClient {
     this.notify(`${PROGRESS_PREFIX}${this.currentRule ? `${this.currentRule} ` : ''}${phase}: ${done} ${unit}${total === undefined ? '' : ` (at most ${total})`}`);
   }
 
-  /** Reads the first answers for a target that cannot be judged; the person hears the cause once. */
+  /**
+   * Reads the first answers of a run for a target that cannot be judged; the person hears the cause once.
+   * Only a run (it keeps an exchange log) stops so: a client a test drives on its own sends what it is told.
+   */
   private diagnose(): void {
-    if (this.diagnosis || this.exchanges.length > DIAGNOSED_WITHIN) return;
+    if (!this.options.exchangeLogPath || this.diagnosis || this.exchanges.length > DIAGNOSED_WITHIN) return;
     this.diagnosis = diagnoseEarlyAnswers(this.exchanges, this.options.baseUrl);
     if (!this.diagnosis) return;
     this.notify(`stopping: ${this.diagnosis.problem}; no further request is sent`);
     // The CLI process reads it beside the exchange log, for the verdict and the reports.
-    if (this.options.exchangeLogPath) writeFileSync(diagnosisPathFor(this.options.exchangeLogPath), redact(stringifyJson(this.diagnosis)));
+    writeFileSync(diagnosisPathFor(this.options.exchangeLogPath), redact(stringifyJson(this.diagnosis)));
   }
 
   /** Feeds the circuit breaker; the person at the terminal hears it once, when it opens. */
