@@ -73,6 +73,7 @@ describe('a correct server addressed without /v1', () => {
       expect(run.report).toMatchObject({ verdict: 'not-judged', exitCode: 3, diagnosis: { problem: 'GET /pets answered 404 with the key: no Pet Store API at this address' } });
       expect(run.report?.rules.every((rule) => rule.status === 'skipped' && rule.message?.startsWith('not judged: '))).toBe(true);
       expect(readFileSync(join(run.reportDir, 'summary.md'), 'utf8')).toMatch(/^## ⛔ Not judged[\s\S]*--base-url/);
+      expect(readFileSync(join(run.reportDir, 'junit.xml'), 'utf8')).toContain('<property name="diagnosis" value="not judged: GET /pets answered 404 with the key');
       expect(readFileSync(join(run.reportDir, 'report.html'), 'utf8')).toMatch(/id="verdict">Not judged<[\s\S]*The target cannot be judged[\s\S]*did you mean --base-url/);
     } finally {
       await server.close();
