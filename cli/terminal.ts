@@ -20,7 +20,7 @@ export function summaryText(report: Report): string {
   const verdict = { certified: 'CERTIFIED', 'not-certified': 'NOT CERTIFIED', incomplete: 'INCOMPLETE (MUST rules skipped)', 'not-judged': 'NOT JUDGED' }[report.verdict];
   lines.push(`${verdict}: ${report.target.baseUrl}${report.target.embedded ? ' (bundled reference server)' : ''}`);
   if (report.diagnosis) {
-    lines.push('', `  The run stopped at its first answers: ${report.diagnosis.problem}.`, `  ${report.diagnosis.hint}`);
+    lines.push('', `  The run stopped at its first answers: ${report.diagnosis.problem}.`, `  What to change: ${report.diagnosis.hint}`);
     if (report.diagnosis.exchange) lines.push(`  reproduce: ${report.diagnosis.exchange.curl}`);
   }
   lines.push('');
