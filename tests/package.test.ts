@@ -200,7 +200,7 @@ describe('the packed package', () => {
       "import { runConformance, startReferenceServer, type Report } from 'petstore-conformance';",
       "const server = await startReferenceServer({ apiKeys: ['key'] });",
       "const report: Report = await runConformance({ baseUrl: server.url, apiKey: server.apiKey, only: ['listing'] });",
-      "const verdict: 'certified' | 'not-certified' | 'incomplete' = report.verdict;",
+      "const verdict: 'certified' | 'not-certified' | 'incomplete' | 'not-judged' = report.verdict;",
       '// @ts-expect-error timeoutMs is a number of milliseconds, not a duration string',
       "await runConformance({ timeoutMs: '10s' });",
       'await server.close();',
