@@ -5,7 +5,9 @@ export function toJunit(report: Report): string {
   const areas = [...new Set(report.rules.map((rule) => rule.area))];
   const known = new Set(report.baseline?.known ?? []);
   // A verdict means something only with the suite and spec versions that gave it: a new suite version may add rules.
-  const properties = `    <properties>\n      <property name="tool.version" value="${escape(report.tool.version)}"/>\n      <property name="specVersion" value="${escape(report.specVersion)}"/>\n    </properties>`;
+  // A run that stopped at its first answers shows every rule skipped: the dashboard needs the reason beside them.
+  const diagnosis = report.diagnosis ? `\n      <property name="diagnosis" value="${escape(`not judged: ${report.diagnosis.problem}; ${report.diagnosis.hint}`)}"/>` : '';
+  const properties = `    <properties>\n      <property name="tool.version" value="${escape(report.tool.version)}"/>\n      <property name="specVersion" value="${escape(report.specVersion)}"/>${diagnosis}\n    </properties>`;
   const suites = areas.map((area) => {
     const rules = report.rules.filter((rule) => rule.area === area);
     const count = (status: RuleResult['status']) => rules.filter((rule) => junitStatus(rule, known) === status).length;

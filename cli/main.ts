@@ -30,7 +30,28 @@ async function main(argv: string[]): Promise<number> {
   ensureWritable(options.reportDir);
   // With --json, stdout carries report.json alone; the person still sees progress on stderr.
   const out = json ? process.stderr : process.stdout;
-  const result = await runConformance({ ...options, signal: cancelOnSignals(out), print: (line) => out.write(`${line}\n`) });
+  // On a terminal, a long phase rewrites one status line; every printed line first clears it.
+  let statusShown = false;
+  const clearStatus = () => {
+    if (statusShown) out.write('\r\x1b[K');
+    statusShown = false;
+  };
+  const status = out.isTTY
+    ? (line: string | undefined) => {
+      clearStatus();
+      if (line !== undefined) out.write(redact(line.slice(0, Math.max(20, (out.columns || 80) - 1))));
+      statusShown = line !== undefined;
+    }
+    : undefined;
+  const result = await runConformance({
+    ...options,
+    signal: cancelOnSignals(out),
+    status,
+    print: (line) => {
+      clearStatus();
+      out.write(`${line}\n`);
+    },
+  });
   if (json) process.stdout.write(`${redact(stringifyJson(result.report, 2))}\n`);
   return result.exitCode;
 }

@@ -63,9 +63,16 @@ export function buildProgram(version: string): Command {
 Environment:
   PETSTORE_API_KEY   the API key (recommended over --api-key)
 
+Areas (for --only and --skip; rule IDs work too, see --list):
+  ${Object.keys(loadCatalog().areas).join(', ')}
+
 Exit codes:
-  0  every MUST rule checked holds      2  bad usage or configuration
-  1  a MUST rule failed or errored      3  the target cannot be reached
+  0  every MUST rule checked holds (--strict: every SHOULD rule too)
+  1  a MUST rule failed or errored (--strict: a SHOULD rule too)
+  2  bad usage or configuration; nothing was sent
+  3  the target cannot be judged: it cannot be reached, or its first answers show a
+     wrong --base-url (404 on GET /pets, an HTML page, a login redirect) or a key it refuses
+  4  the suite itself broke (an internal error; set DEBUG=1 for the stack)
   5  a rule listed in --baseline passes now: remove it from the file
 
 Example:

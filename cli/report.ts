@@ -1,5 +1,6 @@
 import type { Area, Level, Rule } from '../helpers/catalog.js';
-import type { Evidence, Outcome, RuleMeta } from '../helpers/outcome.js';
+import type { Evidence, ExchangeEvidence, Outcome, RuleMeta } from '../helpers/outcome.js';
+import type { Diagnosis } from './preflight.js';
 import type { CheckResult } from './collector.js';
 import type { BaselineJudgement } from './reports/baseline.js';
 
@@ -20,7 +21,8 @@ export interface RuleResult {
   created: string[];
 }
 
-export type Verdict = 'certified' | 'not-certified' | 'incomplete';
+/** not-judged: the first answers showed a wrong base URL or a refused key, and the run stopped (exit 3). */
+export type Verdict = 'certified' | 'not-certified' | 'incomplete' | 'not-judged';
 
 export interface Report {
   tool: { name: string; version: string };
@@ -39,7 +41,12 @@ export interface Report {
   exitCode: number;
   counts: Record<Level, Record<Outcome, number>>;
   requests: { total: number; byArea: Record<string, number> };
-  created: { count: number; ids: string[] };
+  /** Distinct pet IDs created; `reused` lists IDs the target gave to more than one create. */
+  created: { count: number; ids: string[]; reused?: string[] };
+  /** Why the run stopped before judging, when verdict is not-judged. */
+  diagnosis?: Diagnosis & { exchange?: ExchangeEvidence };
+  /** Rate-limit waits the run sat through, as announced. */
+  rateLimitWaits?: { count: number; totalMs: number };
   /** The suite itself broke: a file that did not load, an unhandled error. */
   suiteErrors: string[];
   /** How the run stands against --baseline, when one was given. */
@@ -93,4 +100,76 @@ export function requestsByArea(rules: readonly RuleResult[]): Record<string, num
   const byArea: Record<string, number> = {};
   for (const rule of rules) byArea[rule.area] = (byArea[rule.area] ?? 0) + rule.requests;
   return byArea;
+}
+
+/** Pets created, each ID once: a target that hands one ID to several creates has created one pet, not several. */
+export function distinctCreated(ids: readonly string[]): Report['created'] {
+  const distinct = [...new Set(ids)];
+  const reused = distinct.filter((id) => ids.indexOf(id) !== ids.lastIndexOf(id));
+  return { count: distinct.length, ids: distinct, ...(reused.length > 0 ? { reused } : {}) };
+}
+
+/**
+ * After a diagnosis no rule is judged: what the checks saw before it came from the wrong address or with a
+ * refused key, and says nothing of the server. Every rule is reported skipped with the one cause.
+ */
+export function withoutUnjudged(rules: readonly RuleResult[], diagnosis: NonNullable<Report['diagnosis']>): RuleResult[] {
+  return rules.map((rule) => ({ ...rule, status: 'skipped', message: `not judged: the run stopped at its first answers (${diagnosis.problem})`, observations: [], evidence: [] }));
+}
+
+/** Findings that share one cause: the same expected and seen, whatever request showed them. */
+export interface Cause {
+  /** The first finding of the group, as the representative. */
+  evidence: Evidence;
+  /** How many findings share it. */
+  count: number;
+}
+
+/**
+ * Groups a rule's findings by cause. Fuzzing finds one wrong Error.status through a dozen bodies; its
+ * findings differ in the request that showed them (the context a message starts with, the exchange it ends
+ * with, the body echoed in `seen`), not in what was expected and what was seen instead: one cause.
+ */
+export function causesOf(evidence: readonly Evidence[]): Cause[] {
+  const causes = new Map<string, Cause>();
+  for (const item of evidence) {
+    const key = causeKey(item);
+    const cause = causes.get(key);
+    if (cause) cause.count += 1;
+    else causes.set(key, { evidence: item, count: 1 });
+  }
+  return [...causes.values()];
+}
+
+/** "expected status 400, saw 201", from "invalid name (…): expected status 400, saw 201 (POST /v1/pets → 201); seed 7, …". */
+export function causeStatement(item: Evidence): string {
+  const stated = /expected [\s\S]*$/.exec(item.message)?.[0] ?? item.message;
+  return stated.replace(/ \([A-Z]+ \S+ → [^)]*\)/g, '').replace(/; seed \d+[\s\S]*$/, '').trim();
+}
+
+function causeKey(item: Evidence): string {
+  return `${item.expected ?? ''}\u0000${causeStatement(item)}`;
+}
+
+/** One cause behind the failures of several rules: the rules it broke, in catalog order. */
+export interface SharedCause {
+  statement: string;
+  rules: string[];
+}
+
+/**
+ * Causes that several failed rules share: an Error body without `code` fails a dozen rules (every check that
+ * reads an Error body), and the reader should see that it is one fix, not a dozen.
+ */
+export function sharedCauses(rules: readonly RuleResult[]): SharedCause[] {
+  const byKey = new Map<string, SharedCause>();
+  for (const rule of rules.filter((candidate) => candidate.status === 'failed')) {
+    for (const { evidence } of causesOf(rule.evidence)) {
+      const key = causeKey(evidence);
+      const shared = byKey.get(key) ?? { statement: causeStatement(evidence), rules: [] };
+      if (!shared.rules.includes(rule.id)) shared.rules.push(rule.id);
+      byKey.set(key, shared);
+    }
+  }
+  return [...byKey.values()].filter((shared) => shared.rules.length > 1).sort((a, b) => b.rules.length - a.rules.length);
 }

@@ -8,16 +8,18 @@ import { parseJson } from '../helpers/json.js';
 import type { Exchange } from '../helpers/exchange.js';
 import { packagePath } from '../helpers/package-root.js';
 import { proxyRouteFor } from '../helpers/proxy.js';
-import { redact, registerSecret } from '../helpers/redact.js';
+import { isShortSecret, redact, registerSecret } from '../helpers/redact.js';
+import { diagnosisPathFor } from '../helpers/client.js';
+import { toEvidence } from '../helpers/outcome.js';
 import type { CheckSettings, RunConfig } from '../helpers/run-config.js';
 import { startReferenceServer } from '../server/reference-server.js';
 import { Collector } from './collector.js';
-import { assertReachable } from './preflight.js';
-import { countsOf, requestsByArea, ruleResults, verdictOf, type Report } from './report.js';
+import { assertReachable, type Diagnosis } from './preflight.js';
+import { countsOf, distinctCreated, requestsByArea, ruleResults, verdictOf, withoutUnjudged, type Report } from './report.js';
 import { baselineLines, failingRules, formatBaseline, gateExitCode, judgeBaseline, type Baseline } from './reports/baseline.js';
 import { REPORTER_NAMES, writeReportFiles, type ReporterName } from './reports/write.js';
 import { AreaOrderSequencer } from './sequencer.js';
-import { progressLine, summaryText } from './terminal.js';
+import { LogRouter, progressLine, summaryText } from './terminal.js';
 
 export interface RunOptions extends CheckSettings {
   /** The target's base URL, ending in /v1; none certifies the bundled reference server. */
@@ -40,6 +42,11 @@ export interface RunOptions extends CheckSettings {
   signal?: AbortSignal;
   /** Where progress and the summary go; nothing is printed when absent. */
   print?: (line: string) => void;
+  /**
+   * Rewrites one status line in place (a terminal): long phases show their progress there, undefined
+   * clears it. Absent (a CI log), a long phase prints a line every few seconds instead.
+   */
+  status?: (line: string | undefined) => void;
 }
 
 export const DEFAULT_OPTIONS: Omit<RunOptions, 'seed'> = {
@@ -87,6 +94,9 @@ export async function runConformance(options: RunOptions): Promise<RunResult> {
   registerSecret(apiKey);
   if (embedded) print(`No --base-url given: certifying the bundled reference server at ${baseUrl}`);
   else print(`Certifying ${baseUrl}`);
+  if (isShortSecret(apiKey)) {
+    print(`Note: the API key is only ${apiKey.length} character${apiKey.length === 1 ? '' : 's'} long. It is masked in headers and wherever it stands alone (a JSON value, a query value); text that merely contains those letters is left as it is, so a body that glues the key to other text would show it.`);
+  }
 
   // The bundled server lives in this process on loopback: a proxy of the environment is never meant for it.
   const proxy = embedded ? undefined : proxyRouteFor(baseUrl);
@@ -97,7 +107,7 @@ export async function runConformance(options: RunOptions): Promise<RunResult> {
   options.signal?.addEventListener('abort', onCancel, { once: true });
   try {
     await assertReachable(baseUrl, options.timeoutMs, options.caFile, proxy);
-    const { baseUrl: _url, apiKey: _key, reportDir: _dir, strict: _strict, reporters: _reporters, baseline: _baseline, writeBaseline: _write, today, print: _print, signal: _signal, ...settings } = options;
+    const { baseUrl: _url, apiKey: _key, reportDir: _dir, strict: _strict, reporters: _reporters, baseline: _baseline, writeBaseline: _write, today, print: _print, signal: _signal, status: _status, ...settings } = options;
     const config: RunConfig = {
       ...settings,
       baseUrl, apiKey, runId, exchangeLogPath, cancelMarkerPath,
@@ -106,19 +116,27 @@ export async function runConformance(options: RunOptions): Promise<RunResult> {
       today: today ?? new Date().toISOString().slice(0, 10),
       ...(proxy ? { proxy } : {}),
     };
-    const collector = new Collector((result) => print(progressLine(result)), (line) => print(`  … ${line}`));
+    const log = new LogRouter(print, options.status);
+    const collector = new Collector((result) => {
+      log.endPhase();
+      // Once the target is found unjudgeable every check left stops at once: the summary says why, once.
+      if (!log.stopped) print(progressLine(result));
+    }, (line) => log.line(line));
     const deselected = (rule: Rule) => deselectionReason(rule, options);
     // Only the suite files of selected areas load: a run of one area costs that area alone.
     const areas = [...new Set(activeRules().filter((rule) => !deselected(rule)).map((rule) => rule.area))];
     await runSuites(config, collector, areas);
 
-    const rules = ruleResults(activeRules(), collector.results, collector.suiteErrors, deselected);
+    log.endPhase();
     const exchanges = readExchanges(exchangeLogPath);
-    const created = rules.flatMap((rule) => rule.created);
+    const diagnosis = readDiagnosis(exchangeLogPath, exchanges);
+    const judged = ruleResults(activeRules(), collector.results, collector.suiteErrors, deselected);
+    const rules = diagnosis ? withoutUnjudged(judged, diagnosis) : judged;
+    const created = distinctCreated(rules.flatMap((rule) => rule.created));
     const cancelledBy = options.signal?.aborted ? String(options.signal.reason ?? 'cancelled') : undefined;
-    const judged = collector.suiteErrors.length > 0 && verdictOf(rules, options.strict) === 'certified' ? 'not-certified' : verdictOf(rules, options.strict);
+    const judgedVerdict = diagnosis ? 'not-judged' : collector.suiteErrors.length > 0 && verdictOf(rules, options.strict) === 'certified' ? 'not-certified' : verdictOf(rules, options.strict);
     // A cancelled run did not reach every rule: whatever it judged, it is no verdict on the whole target.
-    const verdict = cancelledBy ? 'incomplete' : judged;
+    const verdict = cancelledBy && !diagnosis ? 'incomplete' : judgedVerdict;
     const finishedAt = new Date();
     const baseline = options.baseline && judgeBaseline(rules, options.baseline, options.strict);
     const report: Report = {
@@ -133,24 +151,30 @@ export async function runConformance(options: RunOptions): Promise<RunResult> {
       verdict,
       exitCode: cancelledBy ? cancelledExitCode(cancelledBy) : gateExitCode(verdict, baseline, collector.suiteErrors.length > 0),
       ...(cancelledBy ? { cancelled: cancelledBy } : {}),
+      ...(diagnosis ? { diagnosis } : {}),
+      rateLimitWaits: log.waits,
       counts: countsOf(rules),
       requests: { total: exchanges.length, byArea: requestsByArea(rules) },
-      created: { count: created.length, ids: created },
+      created,
       suiteErrors: collector.suiteErrors,
       ...(baseline ? { baseline } : {}),
       rules,
     };
     writeReportFiles(report, exchanges, reportDir, options.reporters);
-    if (options.writeBaseline) writeFileSync(options.writeBaseline, redact(formatBaseline(report, options.baseline)));
+    // A run that judged nothing knows no failures: an empty baseline written from it would tolerate nothing later.
+    const writeBaseline = diagnosis ? undefined : options.writeBaseline;
+    if (writeBaseline) writeFileSync(writeBaseline, redact(formatBaseline(report, options.baseline)));
     print(summaryText(report));
     if (baseline) print(`\n${baselineLines(baseline).join('\n')}`);
-    if (options.writeBaseline) print(`\nBaseline written to ${options.writeBaseline}: ${failingRules(report).length} rule(s) that fail this run`);
+    if (writeBaseline) print(`\nBaseline written to ${writeBaseline}: ${failingRules(report).length} rule(s) that fail this run`);
+    else if (options.writeBaseline) print(`\nNo baseline written to ${options.writeBaseline}: this run judged no rule`);
     print(`\nReports: ${reportDir}`);
     return { report, exitCode: report.exitCode, reportDir };
   } finally {
     options.signal?.removeEventListener('abort', onCancel);
     rmSync(exchangeLogPath, { force: true });
     rmSync(cancelMarkerPath, { force: true });
+    rmSync(diagnosisPathFor(exchangeLogPath), { force: true });
     await embedded?.close();
   }
 }
@@ -218,7 +242,16 @@ function readExchanges(path: string): Exchange[] {
   return readFileSync(path, 'utf8').split('\n').filter(Boolean).map((line) => parseJson(line) as unknown as Exchange);
 }
 
+/** The client's diagnosis of a target that cannot be judged, with the exchange that showed it. */
+function readDiagnosis(exchangeLogPath: string, exchanges: readonly Exchange[]): Report['diagnosis'] {
+  const path = diagnosisPathFor(exchangeLogPath);
+  if (!existsSync(path)) return undefined;
+  const diagnosis = parseJson(readFileSync(path, 'utf8')) as unknown as Diagnosis;
+  const exchange = exchanges.find((candidate) => candidate.seq === diagnosis.seq);
+  return { ...diagnosis, ...(exchange ? { exchange: toEvidence(exchange) } : {}) };
+}
+
 function reportedOptions(options: RunOptions): Record<string, unknown> {
-  const { print: _print, signal: _signal, apiKey, baseline, ...rest } = options;
+  const { print: _print, signal: _signal, status: _status, apiKey, baseline, ...rest } = options;
   return { ...rest, apiKey: apiKey ? '[redacted]' : undefined, baseline: baseline?.file };
 }

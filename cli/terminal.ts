@@ -1,6 +1,8 @@
 import type { CheckResult } from './collector.js';
-import type { Report, RuleResult } from './report.js';
+import { causesOf, sharedCauses, type Report, type RuleResult } from './report.js';
 import { getRule } from '../helpers/catalog.js';
+import type { Evidence } from '../helpers/outcome.js';
+import { PROGRESS_PREFIX } from '../helpers/client.js';
 
 const MARK: Record<RuleResult['status'], string> = { passed: 'PASS', failed: 'FAIL', skipped: 'SKIP', errored: 'ERR ' };
 
@@ -8,16 +10,20 @@ const MARK: Record<RuleResult['status'], string> = { passed: 'PASS', failed: 'FA
 export function progressLine(result: CheckResult): string {
   const rule = getRule(result.meta.ruleId);
   const mark = rule.level === 'INFO' && result.meta.outcome === 'passed' ? 'INFO' : MARK[result.meta.outcome];
-  const note = result.meta.outcome === 'passed' ? result.meta.observations[0] : result.meta.message;
+  const note = result.meta.outcome === 'passed' ? result.meta.observations[0] : result.meta.evidence.length > 1 ? byCause(result.meta.evidence) : result.meta.message;
   return `  ${mark} ${rule.id.padEnd(9)} ${rule.summary}${note ? `\n         ${firstLine(note)}` : ''}`;
 }
 
-/** The closing summary: verdict, counts by level and outcome, then each failure with expected vs seen. */
+/** The closing summary: verdict, counts by level and outcome, then each failure by cause, expected vs seen. */
 export function summaryText(report: Report): string {
   const lines: string[] = [''];
   const incomplete = report.cancelled ? `INCOMPLETE (cancelled by ${report.cancelled})` : 'INCOMPLETE (MUST rules skipped)';
-  const verdict = { certified: 'CERTIFIED', 'not-certified': 'NOT CERTIFIED', incomplete }[report.verdict];
+  const verdict = { certified: 'CERTIFIED', 'not-certified': 'NOT CERTIFIED', incomplete, 'not-judged': 'NOT JUDGED' }[report.verdict];
   lines.push(`${verdict}: ${report.target.baseUrl}${report.target.embedded ? ' (bundled reference server)' : ''}`);
+  if (report.diagnosis) {
+    lines.push('', `  The run stopped at its first answers: ${report.diagnosis.problem}.`, `  What to change: ${report.diagnosis.hint}`);
+    if (report.diagnosis.exchange) lines.push(`  reproduce: ${report.diagnosis.exchange.curl}`);
+  }
   lines.push('');
   lines.push('          passed  failed  skipped  errored');
   for (const level of ['MUST', 'SHOULD', 'INFO'] as const) {
@@ -25,23 +31,107 @@ export function summaryText(report: Report): string {
     lines.push(`  ${level.padEnd(7)} ${String(c.passed).padStart(6)}  ${String(c.failed).padStart(6)}  ${String(c.skipped).padStart(7)}  ${String(c.errored).padStart(7)}`);
   }
   lines.push('');
-  lines.push(`  ${report.requests.total} requests, ${report.created.count} pets created, ${(report.durationMs / 1000).toFixed(1)} s`);
+  lines.push(`  ${report.requests.total} requests, ${createdText(report)}, ${(report.durationMs / 1000).toFixed(1)} s${waitsText(report)}`);
+  if (report.created.reused) lines.push(`  the target gave ${report.created.reused.length === 1 ? 'one ID' : `${report.created.reused.length} IDs`} to more than one created pet: ${report.created.reused.slice(0, 5).join(', ')}${report.created.reused.length > 5 ? ', …' : ''}`);
   const problems = report.rules.filter((rule) => rule.status === 'failed' || rule.status === 'errored');
+  const shared = sharedCauses(report.rules);
+  if (shared.length > 0) lines.push('', 'One cause, several rules (fix it once):');
+  for (const cause of shared) lines.push(`  ${cause.rules.length} rules: ${firstLine(cause.statement)}`, `     ${cause.rules.join(', ')}`);
   if (problems.length > 0) lines.push('');
   for (const rule of problems) {
     lines.push(`${rule.status === 'failed' ? 'FAIL' : 'ERR '} ${rule.id} [${rule.level}] ${rule.summary}`);
-    for (const evidence of rule.evidence.slice(0, 3)) {
-      lines.push(`     ${evidence.message}`);
+    const causes = causesOf(rule.evidence);
+    for (const { evidence, count } of causes.slice(0, 3)) {
+      lines.push(`     ${count > 1 ? `${count} findings, one cause: ` : ''}${evidence.message}`);
       if (evidence.expected) lines.push(`       expected: ${firstLine(evidence.expected)}`);
       if (evidence.seen) lines.push(`       seen:     ${firstLine(evidence.seen)}`);
       if (evidence.counterexample) lines.push(`       seed ${evidence.counterexample.seed}, counterexample: ${firstLine(evidence.counterexample.body)}`, `       replay: ${evidence.counterexample.replay}`);
       const curl = evidence.exchanges[0]?.curl;
       if (curl) lines.push(`       reproduce: ${curl}`);
     }
+    if (causes.length > 3) lines.push(`     … ${causes.length - 3} more causes in report.html`);
     if (rule.evidence.length === 0 && rule.message) lines.push(`     ${rule.message}`);
   }
   for (const error of report.suiteErrors) lines.push(`SUITE ERROR ${error}`);
   return lines.join('\n');
+}
+
+/** "13 findings, one cause: expected …": many findings of one rule, read by cause. */
+function byCause(evidence: readonly Evidence[]): string {
+  const causes = causesOf(evidence);
+  return `${evidence.length} findings, ${causes.length === 1 ? 'one cause' : `${causes.length} causes`}: ${causes[0]!.evidence.message}`;
+}
+
+/** "12 pets created": distinct IDs, so one ID handed out twice counts once. */
+export function createdText(report: Report): string {
+  return `${report.created.count} ${report.created.count === 1 ? 'pet' : 'pets'} created`;
+}
+
+/** ", 3 rate-limit waits (41.0 s)": where the time of a slow run went. */
+export function waitsText(report: Report): string {
+  const waits = report.rateLimitWaits;
+  if (!waits || waits.count === 0) return '';
+  return `, ${waits.count} rate-limit ${waits.count === 1 ? 'wait' : 'waits'} (${(waits.totalMs / 1000).toFixed(1)} s)`;
+}
+
+// Without a terminal to rewrite a line in (a CI log), a long phase says how far it is this often.
+const PROGRESS_EVERY_MS = 5_000;
+const STOPPING = 'stopping: ';
+const WAIT_LINE = /^waiting (\d+(?:\.\d+)?) s\b/;
+
+/**
+ * Routes the lines the suites' worker prints: rate-limit waits are shown as they start and totalled;
+ * progress of a long phase rewrites one status line on a terminal, or is printed every few seconds.
+ */
+export class LogRouter {
+  readonly waits = { count: 0, totalMs: 0 };
+  /** The client found the target cannot be judged: the checks' own lines would only repeat it. */
+  stopped = false;
+  private phaseStartedAt: number | undefined;
+  private lastPrintedAt = 0;
+  private statusShown = false;
+
+  constructor(private readonly print: (line: string) => void, private readonly status?: (line: string | undefined) => void, private readonly now: () => number = Date.now) {}
+
+  line(text: string): void {
+    if (text.startsWith(PROGRESS_PREFIX)) {
+      this.progress(text.slice(PROGRESS_PREFIX.length));
+      return;
+    }
+    if (text.startsWith(STOPPING)) this.stopped = true;
+    const wait = WAIT_LINE.exec(text);
+    if (wait) {
+      this.waits.count += 1;
+      this.waits.totalMs += Math.round(Number(wait[1]) * 1000);
+    }
+    this.clearStatus();
+    this.print(`  … ${text}`);
+  }
+
+  /** A check finished: its phase is over, and the status line gives way to the result. */
+  endPhase(): void {
+    this.clearStatus();
+    this.phaseStartedAt = undefined;
+  }
+
+  private progress(text: string): void {
+    const now = this.now();
+    this.phaseStartedAt ??= now;
+    if (this.status) {
+      this.status(`  … ${text}`);
+      this.statusShown = true;
+      return;
+    }
+    if (now - Math.max(this.phaseStartedAt, this.lastPrintedAt) < PROGRESS_EVERY_MS) return;
+    this.lastPrintedAt = now;
+    this.print(`  … ${text}`);
+  }
+
+  private clearStatus(): void {
+    if (!this.statusShown) return;
+    this.status?.(undefined);
+    this.statusShown = false;
+  }
 }
 
 function firstLine(text: string): string {

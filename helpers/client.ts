@@ -1,4 +1,4 @@
-import { appendFileSync } from 'node:fs';
+import { appendFileSync, writeFileSync } from 'node:fs';
 import { readFileSync } from 'node:fs';
 import { request, type Dispatcher } from 'undici';
 import { authorizationFor, type AuthMode, type Exchange, type RecordedRequest, type RecordedResponse } from './exchange.js';
@@ -8,6 +8,7 @@ import { CircuitBreaker } from './circuit-breaker.js';
 import { Pacer, RateLimitWaitTooLong } from './pacing.js';
 import { dispatcherFor, type ProxyRoute } from './proxy.js';
 import { redact, registerSecret } from './redact.js';
+import { diagnoseEarlyAnswers, DIAGNOSED_WITHIN, type Diagnosis } from '../cli/preflight.js';
 import { readBody } from './response-body.js';
 
 export interface SendOptions {
@@ -69,6 +70,31 @@ export class StillRateLimited extends Error {
   }
 }
 
+/**
+ * The first answers show a wrong base URL or a refused key (cli/preflight.ts): nothing more is sent, and
+ * the run reports the one cause instead of every rule failed.
+ */
+export class TargetNotJudgeable extends Error {
+  override name = 'TargetNotJudgeable';
+  constructor(readonly diagnosis: Diagnosis, readonly exchange?: Exchange) {
+    super(`not judged: ${diagnosis.problem}`);
+  }
+}
+
+/** Marks a progress line of a long phase: the CLI shows it in place on a terminal, or every few seconds. */
+export const PROGRESS_PREFIX = 'progress: ';
+// A long phase reports at most this often: the line is for a person, not a log of every request.
+const PROGRESS_EVERY_MS = 250;
+let progressSink: ((phase: string, unit: string, total: number | undefined) => void) | undefined;
+
+/**
+ * One more step of a long phase (a generated body sent, a probe request): counted per rule, so the fuzzing
+ * of one rule reads as one growing count across its mutations. Heard only in a CLI run.
+ */
+export function announceProgress(phase: string, unit: string, total?: number): void {
+  progressSink?.(phase, unit, total);
+}
+
 /** Transport failures in a row after which the target is taken to have stopped answering (README, Troubleshooting). */
 const FAILURES_IN_A_ROW_BEFORE_GIVING_UP = 3;
 
@@ -85,6 +111,7 @@ export class PetstoreClient {
   private active = 0;
   private readonly queue: Array<() => void> = [];
   private readonly cancellation: CancellationWatch | undefined;
+  private diagnosis: Diagnosis | undefined;
 
   constructor(private readonly options: ClientOptions) {
     registerSecret(options.apiKey);
@@ -104,6 +131,8 @@ export class PetstoreClient {
       onWait: this.notify,
       ...(this.cancellation ? { sleep: (ms: number) => this.cancellation!.sleep(ms) } : {}),
     });
+    // Only a run the CLI follows (it keeps an exchange log) wants progress lines.
+    if (options.exchangeLogPath) progressSink = (phase, unit, total) => this.progress(phase, unit, total);
   }
 
   /** A line for the person at the terminal (pacing waits, the budget); the worker's console reaches it. */
@@ -133,6 +162,7 @@ export class PetstoreClient {
   async send(spec: SendOptions): Promise<Exchange> {
     const credential = credentialOf(spec.auth ?? 'key');
     for (let attempt = 1; ; attempt++) {
+      if (this.diagnosis) throw new TargetNotJudgeable(this.diagnosis);
       const exchange = await this.limited(async () => {
         // Checked before waiting on the rate limit too: a spent budget must not first wait out a window.
         this.assertBudgetLeft();
@@ -150,6 +180,7 @@ export class PetstoreClient {
         this.cancellation?.throwIfCancelled();
         throw new TransportError(exchange.error, exchange);
       }
+      if (this.diagnosis) throw new TargetNotJudgeable(this.diagnosis, exchange);
       if (exchange.response?.status !== 429 || spec.expect429) return exchange;
       // The pacer has blocked the credential until Retry-After; this adds the backoff and says when to stop.
       if (this.pacer.backoffAfter429(credential, attempt) === undefined) {
@@ -232,6 +263,7 @@ export class PetstoreClient {
     });
     this.record(exchange);
     this.noteOutcome(exchange.error);
+    this.diagnose();
     return exchange;
   }
 
@@ -258,12 +290,43 @@ export class PetstoreClient {
     if (this.options.exchangeLogPath) appendFileSync(this.options.exchangeLogPath, `${redact(stringifyJson(exchange))}\n`);
   }
 
+  private readonly progressCounts = new Map<string, number>();
+  private lastProgressAt = 0;
+
+  private progress(phase: string, unit: string, total: number | undefined): void {
+    const key = `${this.currentRule ?? ''} ${phase}`;
+    const done = (this.progressCounts.get(key) ?? 0) + 1;
+    this.progressCounts.set(key, done);
+    const now = Date.now();
+    if (now - this.lastProgressAt < PROGRESS_EVERY_MS) return;
+    this.lastProgressAt = now;
+    this.notify(`${PROGRESS_PREFIX}${this.currentRule ? `${this.currentRule} ` : ''}${phase}: ${done} ${unit}${total === undefined ? '' : ` (at most ${total})`}`);
+  }
+
+  /**
+   * Reads the first answers of a run for a target that cannot be judged; the person hears the cause once.
+   * Only a run (it keeps an exchange log) stops so: a client a test drives on its own sends what it is told.
+   */
+  private diagnose(): void {
+    if (!this.options.exchangeLogPath || this.diagnosis || this.exchanges.length > DIAGNOSED_WITHIN) return;
+    this.diagnosis = diagnoseEarlyAnswers(this.exchanges, this.options.baseUrl);
+    if (!this.diagnosis) return;
+    this.notify(`stopping: ${this.diagnosis.problem}; no further request is sent`);
+    // The CLI process reads it beside the exchange log, for the verdict and the reports.
+    writeFileSync(diagnosisPathFor(this.options.exchangeLogPath), redact(stringifyJson(this.diagnosis)));
+  }
+
   /** Feeds the circuit breaker; the person at the terminal hears it once, when it opens. */
   private noteOutcome(failure: string | undefined): void {
     const wasOpen = this.breaker.isOpen;
     this.breaker.record(failure);
     if (!wasOpen && this.breaker.isOpen) this.notify(`${this.breaker.reason}, and the checks left are reported errored`);
   }
+}
+
+/** Where the client leaves its diagnosis for the CLI process: beside the exchange log of the run. */
+export function diagnosisPathFor(exchangeLogPath: string): string {
+  return `${exchangeLogPath}.diagnosis.json`;
 }
 
 /** Requests without a valid key are often counted in a bucket of their own; pace them apart. */

@@ -1,5 +1,6 @@
 // Runs one fast-check property against the target, where every run and every shrink step is a request.
 import fc from 'fast-check';
+import { announceProgress } from './client.js';
 import { RuleViolation } from './outcome.js';
 
 export interface FuzzBudget {
@@ -36,6 +37,7 @@ export async function fuzzForViolation<T>(arbitrary: fc.Arbitrary<T>, budget: Fu
     // the last failure as the counterexample and ends.
     if (stopped || (last && shrinkSteps >= budget.maxShrinks)) return true;
     if (last) shrinkSteps += 1;
+    else announceProgress('fuzzing', 'generated bodies sent');
     try {
       await probe(value);
       return true;

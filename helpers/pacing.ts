@@ -231,7 +231,8 @@ export class Pacer {
     const why = reason ?? (window.blockedUntilMs > this.now()
       ? window.blockReason ?? 'answered 429'
       : `X-RateLimit-Remaining ${window.remaining} of ${window.limit ?? '?'}, ${this.options.reserve} kept in reserve`);
-    this.options.onWait(`rate limit (${labelOf(credential)}): ${why}; waiting ${seconds(waitMs)} s, until ${new Date(until).toISOString().slice(11, 19)}Z`);
+    // Said as the wait starts, in words a person reads first: how long, and why (the CLI totals these lines).
+    this.options.onWait(`waiting ${seconds(waitMs)} s for the rate limit (${labelOf(credential)}): ${why}; until ${new Date(until).toISOString().slice(11, 19)}Z`);
   }
 
   private window(credential: string): Window {

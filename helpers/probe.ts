@@ -1,4 +1,5 @@
 import type { CheckContext } from './check.js';
+import { announceProgress } from './client.js';
 import type { Exchange } from './exchange.js';
 import { SkipCheck } from './outcome.js';
 import { readRateLimitHeaders, type RateLimitHeaders } from './pacing.js';
@@ -32,6 +33,7 @@ export async function provoke429(ctx: CheckContext): Promise<ProbeOutcome> {
   if (budget === 0) throw new SkipCheck('the 429 probe is off (--rate-limit-budget 0); give it a budget, e.g. --rate-limit-budget 1100, to run it');
   const exchanges: Exchange[] = [];
   const send = async (): Promise<Exchange> => {
+    announceProgress('429 probe', 'requests sent', budget);
     const exchange = await ctx.client.send(PROBE_REQUEST);
     exchanges.push(exchange);
     return exchange;

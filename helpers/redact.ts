@@ -1,7 +1,21 @@
 /** What the key is replaced with everywhere: the variable a reader would export to reproduce. */
 export const KEY_PLACEHOLDER = '$PETSTORE_API_KEY';
 
-const secrets = new Set<string>();
+/**
+ * From this length on, a key is replaced wherever its characters occur: no ordinary word contains a
+ * 12-character key by accident. A shorter key (`test`, `k`) would turn "latest" into "la$PETSTORE_API_KEY",
+ * so it is replaced only where it stands as a whole token (a header value, a JSON string, a query value).
+ */
+export const SUBSTRING_REDACTION_FROM = 12;
+
+// Characters that continue a token: a key preceded or followed by one is part of a longer word, not the
+// key. A dot continues it only between two word characters ("e.g.", "v1.2"), so "token e." is still caught.
+const WORD = 'A-Za-z0-9_~+/\\-';
+const BEFORE = `(?<![${WORD}]|[A-Za-z0-9]\\.)`;
+const AFTER = `(?![${WORD}]|\\.[A-Za-z0-9])`;
+
+/** Each registered form, with how it is found: everywhere, or as a whole token only. */
+const secrets = new Map<string, RegExp | undefined>();
 
 /** Registers a secret; every form a request could carry it in (plain, base64 for Basic, the near misses the auth checks send) is redacted. */
 export function registerSecret(secret: string): void {
@@ -18,10 +32,11 @@ function registerForms(secret: string): void {
     // A server that echoes the key in JSON with escaped slashes (PHP's default) writes it so.
     secret.replaceAll('/', '\\/'),
   ];
+  const wholeTokenOnly = isShortSecret(secret);
   // Each also as it reads inside a JSON string of a report, where an echoed body is escaped once more.
-  for (const form of forms) {
-    secrets.add(form);
-    secrets.add(JSON.stringify(form).slice(1, -1));
+  for (const form of forms.flatMap((f) => [f, JSON.stringify(f).slice(1, -1)])) {
+    if (secrets.has(form) && secrets.get(form) === undefined) continue;
+    secrets.set(form, wholeTokenOnly ? new RegExp(`${BEFORE}${escapeRegExp(form)}${AFTER}`, 'g') : undefined);
   }
 }
 
@@ -42,11 +57,21 @@ export function swapCase(text: string): string {
   return text.replace(/[a-z]/gi, (letter) => (letter === letter.toLowerCase() ? letter.toUpperCase() : letter.toLowerCase()));
 }
 
+/** A key this short is redacted only where it stands alone: the run says so once, at the start. */
+export function isShortSecret(secret: string): boolean {
+  return secret.length > 0 && secret.length < SUBSTRING_REDACTION_FROM;
+}
+
 /** The text with every registered secret replaced by the placeholder: the last line of defence before output. */
 export function redact(text: string): string {
   let result = text;
-  for (const secret of secrets) {
-    if (secret.length > 0 && result.includes(secret)) result = result.split(secret).join(KEY_PLACEHOLDER);
+  for (const [secret, token] of secrets) {
+    if (!result.includes(secret)) continue;
+    result = token ? result.replace(token, KEY_PLACEHOLDER) : result.split(secret).join(KEY_PLACEHOLDER);
   }
   return result;
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
 }

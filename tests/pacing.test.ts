@@ -60,7 +60,7 @@ describe('pacing by X-RateLimit-Remaining', () => {
     expect(now()).toBeGreaterThanOrEqual(T0 + 40_000);
     expect(now()).toBeLessThan(T0 + 41_000);
     expect(sleeps).toHaveLength(1);
-    expect(lines).toEqual([expect.stringMatching(/^rate limit \(API key\): X-RateLimit-Remaining 2 of 60, 2 kept in reserve; waiting 40\.\d s, until 12:00:40Z$/)]);
+    expect(lines).toEqual([expect.stringMatching(/^waiting 40\.\d s for the rate limit \(API key\): X-RateLimit-Remaining 2 of 60, 2 kept in reserve; until 12:00:40Z$/)]);
   });
 
   it('counts requests in flight against Remaining', async () => {

@@ -105,8 +105,9 @@ describe('the packed package', () => {
   it('holds the compiled code, the spec and the README, and no sources, tests or build state', () => {
     expect(packedFiles).toEqual(expect.arrayContaining([
       'package.json', 'README.md', 'dist/cli/main.js', 'dist/index.js', 'dist/index.d.ts', 'spec/rules.yaml', 'spec/openapi.yaml',
+      'spec/petstore-interface-spec.md',
     ]));
-    const unexpected = packedFiles.filter((path) => !/^(package\.json|README\.md|LICENSE|spec\/[^/]+\.yaml|dist\/(?!tests\/).+\.(js|d\.ts))$/.test(path));
+    const unexpected = packedFiles.filter((path) => !/^(package\.json|README\.md|LICENSE|spec\/[^/]+\.yaml|spec\/petstore-interface-spec\.md|dist\/(?!tests\/).+\.(js|d\.ts))$/.test(path));
     expect(unexpected).toEqual([]);
   });
 
@@ -199,7 +200,7 @@ describe('the packed package', () => {
       "import { runConformance, startReferenceServer, type Report } from 'petstore-conformance';",
       "const server = await startReferenceServer({ apiKeys: ['key'] });",
       "const report: Report = await runConformance({ baseUrl: server.url, apiKey: server.apiKey, only: ['listing'] });",
-      "const verdict: 'certified' | 'not-certified' | 'incomplete' = report.verdict;",
+      "const verdict: 'certified' | 'not-certified' | 'incomplete' | 'not-judged' = report.verdict;",
       '// @ts-expect-error timeoutMs is a number of milliseconds, not a duration string',
       "await runConformance({ timeoutMs: '10s' });",
       'await server.close();',

@@ -46,6 +46,8 @@ export class BaselineError extends Error {
 
 /** Exit code of a run whose only problem is a stale baseline: a listed rule passes now. */
 export const EXIT_BASELINE_STALE = 5;
+/** The target cannot be judged: unreachable, or its first answers show a wrong --base-url or a refused key. */
+export const EXIT_NOT_JUDGED = 3;
 
 const RULE_ID = /^[A-Z][A-Z0-9]*-\d+$/;
 
@@ -118,6 +120,7 @@ export function judgeBaseline(rules: readonly RuleResult[], baseline: Baseline, 
  * listed fails (a regression) or the suite broke, else 5 when a listed rule passes again, else 0.
  */
 export function gateExitCode(verdict: Verdict, judgement: BaselineJudgement | undefined, suiteBroke: boolean): number {
+  if (verdict === 'not-judged') return EXIT_NOT_JUDGED;
   if (!judgement) return verdict === 'not-certified' ? 1 : 0;
   if (suiteBroke || judgement.unlisted.length > 0) return 1;
   return judgement.nowPassing.length > 0 ? EXIT_BASELINE_STALE : 0;

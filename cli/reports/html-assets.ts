@@ -30,10 +30,12 @@ a { color: var(--info); }
 .verdict-certified { border-color: var(--pass); background: var(--pass-bg); }
 .verdict-not-certified { border-color: var(--fail); background: var(--fail-bg); }
 .verdict-incomplete { border-color: var(--error); background: var(--error-bg); }
+.verdict-not-judged { border-color: var(--error); background: var(--error-bg); }
 .verdict-word { margin: 0; font-size: 2rem; font-weight: 700; }
 .verdict-certified .verdict-word { color: var(--pass); }
 .verdict-not-certified .verdict-word { color: var(--fail); }
 .verdict-incomplete .verdict-word { color: var(--error); }
+.verdict-not-judged .verdict-word { color: var(--error); }
 .verdict-why { margin: 0.25rem 0 0.75rem; }
 .target { margin: 0 0 0.75rem; font-size: 1.125rem; overflow-wrap: anywhere; }
 .facts { display: grid; grid-template-columns: repeat(auto-fill, minmax(13rem, 1fr)); gap: 0.25rem 1.5rem; margin: 0; }
@@ -48,6 +50,10 @@ a { color: var(--info); }
 .notice h2 { font-size: 1rem; margin: 0 0 0.5rem; }
 .notice ul { margin: 0; padding-left: 1.25rem; }
 .to-fix a { font-family: ui-monospace, Menlo, Consolas, monospace; }
+.to-fix h3 { font-size: 0.875rem; margin: 0.5rem 0 0.25rem; }
+.notice.diagnosis { border-color: var(--error); background: var(--error-bg); }
+.cause-count { font-weight: 600; margin: 0.5rem 0 0; }
+.spec-section h3 { font-size: 0.9375rem; margin: 1rem 0 0.25rem; }
 
 details.options > summary, details.evidence > summary { cursor: pointer; color: var(--info); }
 .options table { border-collapse: collapse; margin: 0.5rem 0; }

@@ -1,6 +1,8 @@
 import { AREA_ORDER, loadCatalog, type Level } from '../../helpers/catalog.js';
 import type { Evidence, ExchangeEvidence, Outcome } from '../../helpers/outcome.js';
-import type { Report, RuleResult } from '../report.js';
+import { causesOf, sharedCauses, type Report, type RuleResult } from '../report.js';
+import { waitsText } from '../terminal.js';
+import { specSections, specAnchorFor, type SpecSection } from './spec-text.js';
 import { CONTENT_SECURITY_POLICY, SCRIPT, STYLE } from './html-assets.js';
 import { requestText, responseText } from './http-text.js';
 import { html, trusted, type SafeHtml } from './safe-html.js';
@@ -9,12 +11,13 @@ import { html, trusted, type SafeHtml } from './safe-html.js';
 // exchanges.har has them all.
 const EXCHANGES_SHOWN = 5;
 
-const VERDICT_WORD: Record<Report['verdict'], string> = { certified: 'Certified', 'not-certified': 'Not certified', incomplete: 'Incomplete' };
+const VERDICT_WORD: Record<Report['verdict'], string> = { certified: 'Certified', 'not-certified': 'Not certified', incomplete: 'Incomplete', 'not-judged': 'Not judged' };
 const OUTCOME_WORD: Record<Outcome, string> = { passed: 'Passed', failed: 'Failed', errored: 'Errored', skipped: 'Skipped' };
 const LEVELS: readonly Level[] = ['MUST', 'SHOULD', 'INFO'];
 
 /** report.html: one self-contained page, readable offline, on a phone and on paper. */
 export function toHtml(report: Report): string {
+  const spec = specSections();
   const title = `${VERDICT_WORD[report.verdict]}: ${report.target.baseUrl} · Pet Store conformance`;
   const page = html`<!DOCTYPE html>
 <html lang="en">
@@ -30,13 +33,15 @@ export function toHtml(report: Report): string {
 <div class="page">
 ${verdictHeader(report)}
 <main>
+${diagnosisNotice(report)}
 ${countsTable(report)}
 ${baselineNotice(report)}
 ${suiteErrorNotice(report)}
 ${toFixList(report)}
 ${optionsTable(report)}
 ${filters(report)}
-${areaSections(report)}
+${areaSections(report, spec)}
+${specAppendix(report, spec)}
 </main>
 <footer>${report.tool.name} ${report.tool.version} · run ${report.runId} · every request of the run is in exchanges.har, every detail in report.json</footer>
 </div>
@@ -54,9 +59,10 @@ function verdictHeader(report: Report): SafeHtml {
     ['Suite', `${report.tool.name} ${report.tool.version}`],
     ['Specification', `Pet Store interface ${report.specVersion}`],
     ['Requests', String(report.requests.total)],
-    ['Pets created', String(report.created.count)],
+    ['Pets created', `${report.created.count}${report.created.reused ? ` (${report.created.reused.length} ${report.created.reused.length === 1 ? 'ID' : 'IDs'} given to more than one create)` : ''}`],
     ['Run', report.runId],
   ];
+  if (report.rateLimitWaits && report.rateLimitWaits.count > 0) facts.push(['Rate-limit waits', waitsText(report).replace(/^, /, '')]);
   if (report.options.seed !== undefined) facts.push(['Fuzzing seed', String(report.options.seed)]);
   return html`<header class="verdict verdict-${report.verdict}">
 <p class="verdict-word" id="verdict">${VERDICT_WORD[report.verdict]}</p>
@@ -74,6 +80,9 @@ export function verdictReason(report: Report): string {
   if (report.verdict === 'certified') {
     return `Every MUST rule${strict ? ' and every SHOULD rule' : ''} checked holds (${rules(count('MUST', 'passed'))} passed).`;
   }
+  if (report.verdict === 'not-judged') {
+    return `The run stopped at its first answers: ${report.diagnosis?.problem ?? 'the target cannot be judged'}.`;
+  }
   if (report.verdict === 'incomplete') {
     return `No MUST rule failed, but ${rules(count('MUST', 'skipped'))} at MUST level were skipped, so this run cannot certify the server.`;
   }
@@ -90,6 +99,17 @@ function countsTable(report: Report): SafeHtml {
 <thead><tr><th>Level</th>${outcomes.map((outcome) => html`<th>${OUTCOME_WORD[outcome]}</th>`)}</tr></thead>
 <tbody>${LEVELS.map((level) => html`<tr><td>${level}</td>${outcomes.map((outcome) => html`<td>${report.counts[level][outcome]}</td>`)}</tr>`)}</tbody>
 </table>`;
+}
+
+/** Why the run stopped before judging, and what to change: above everything else. */
+function diagnosisNotice(report: Report): SafeHtml | undefined {
+  const diagnosis = report.diagnosis;
+  if (!diagnosis) return undefined;
+  return html`<section class="notice diagnosis" id="diagnosis"><h2>The target cannot be judged</h2>
+<p>${diagnosis.problem}.</p>
+<p><strong>What to change:</strong> ${diagnosis.hint}</p>
+${diagnosis.exchange ? exchangeBlock(diagnosis.exchange) : ''}
+</section>`;
 }
 
 function baselineNotice(report: Report): SafeHtml | undefined {
@@ -112,7 +132,9 @@ function suiteErrorNotice(report: Report): SafeHtml | undefined {
 function toFixList(report: Report): SafeHtml | undefined {
   const problems = report.rules.filter((rule) => rule.status === 'failed' || rule.status === 'errored');
   if (problems.length === 0) return undefined;
-  return html`<section class="notice to-fix"><h2>${problems.length} ${problems.length === 1 ? 'rule' : 'rules'} to look at</h2><ul>
+  const shared = sharedCauses(report.rules);
+  return html`<section class="notice to-fix"><h2>${problems.length} ${problems.length === 1 ? 'rule' : 'rules'} to look at</h2>
+${shared.length > 0 ? html`<h3>One cause, several rules</h3><ul class="shared-causes">${shared.map((cause) => html`<li>${cause.rules.length} rules (${cause.rules.map((id, i) => html`${i > 0 ? ', ' : ''}<a href="#rule-${id}">${id}</a>`)}): ${cause.statement}</li>`)}</ul><h3>By rule</h3>` : ''}<ul>
 ${problems.map((rule) => html`<li><a href="#rule-${rule.id}">${rule.id}</a> ${rule.level} ${OUTCOME_WORD[rule.status].toLowerCase()}: ${rule.summary}</li>`)}
 </ul></section>`;
 }
@@ -145,17 +167,17 @@ function filters(report: Report): SafeHtml {
 </form>`;
 }
 
-function areaSections(report: Report): SafeHtml[] {
+function areaSections(report: Report, spec: readonly SpecSection[]): SafeHtml[] {
   const titles = loadCatalog().areas as Record<string, string>;
   const present = [...new Set(report.rules.map((rule) => rule.area))];
   const ordered = [...AREA_ORDER.filter((area) => present.includes(area)), ...present.filter((area) => !AREA_ORDER.includes(area))];
   return ordered.map((area) => html`<section class="area" id="area-${area}">
 <h2>${titles[area] ?? area} <span class="area-key">${area}</span></h2>
-${report.rules.filter((rule) => rule.area === area).map((rule) => ruleArticle(rule, report))}
+${report.rules.filter((rule) => rule.area === area).map((rule) => ruleArticle(rule, report, spec))}
 </section>`);
 }
 
-function ruleArticle(rule: RuleResult, report: Report): SafeHtml {
+function ruleArticle(rule: RuleResult, report: Report, spec: readonly SpecSection[]): SafeHtml {
   const known = report.baseline?.known.includes(rule.id) ?? false;
   const outcomeClass = rule.level === 'INFO' && rule.status === 'passed' ? 'info' : rule.status;
   const outcomeWord = rule.level === 'INFO' && rule.status === 'passed' ? 'Observed' : OUTCOME_WORD[rule.status];
@@ -164,18 +186,21 @@ function ruleArticle(rule: RuleResult, report: Report): SafeHtml {
 <div class="rule-head"><span class="badge outcome-${outcomeClass}">${outcomeWord}</span><span class="badge level">${rule.level}</span>${known ? html`<span class="badge outcome-known">known, in baseline</span>` : ''}<code class="rule-id">${rule.id}</code><span class="rule-summary">${rule.summary}</span></div>
 ${showMessage ? html`<p class="message">${rule.message}</p>` : ''}
 ${rule.observations.length > 0 ? html`<ul class="observations">${rule.observations.map((note) => html`<li>${note}</li>`)}</ul>` : ''}
-<blockquote class="words">“${rule.words}”<cite>${rule.section} · ${rule.source}</cite></blockquote>
+<blockquote class="words">“${rule.words}”<cite>${sectionLink(rule, spec)} · ${rule.source}</cite></blockquote>
 ${rule.evidence.length > 0 && (rule.status === 'failed' || rule.status === 'errored') ? evidenceDetails(rule) : ''}
 ${rule.requests > 0 ? html`<p class="meta">${rule.requests} ${rule.requests === 1 ? 'request' : 'requests'}, ${rule.durationMs} ms</p>` : ''}
 </article>`;
 }
 
+/** A rule's findings by cause: one representative each, with how many findings share it. */
 function evidenceDetails(rule: RuleResult): SafeHtml {
   const exchanges = rule.evidence.reduce((sum, evidence) => sum + evidence.exchanges.length, 0);
+  const causes = causesOf(rule.evidence);
   const findings = rule.evidence.length === 1 ? 'one finding' : `${rule.evidence.length} findings`;
-  const label = `Evidence: ${findings}${exchanges > 0 ? `, ${exchanges} ${exchanges === 1 ? 'exchange' : 'exchanges'}` : ''}`;
+  const byCause = rule.evidence.length > 1 ? `, ${causes.length === 1 ? 'one cause' : `${causes.length} causes`}` : '';
+  const label = `Evidence: ${findings}${byCause}${exchanges > 0 ? `, ${exchanges} ${exchanges === 1 ? 'exchange' : 'exchanges'}` : ''}`;
   return html`<details class="evidence"><summary>${label}</summary>
-${rule.evidence.map((evidence) => evidenceItem(evidence, rule.evidence.length === 1 ? rule.message : undefined))}
+${causes.map(({ evidence, count }) => html`${count > 1 ? html`<p class="cause-count">${count} findings share this cause (same expected, same seen); the first is shown, every exchange is in exchanges.har.</p>` : ''}${evidenceItem(evidence, rule.evidence.length === 1 ? rule.message : undefined)}`)}
 </details>`;
 }
 
@@ -212,6 +237,20 @@ function exchangeBlock({ exchange, curl }: ExchangeEvidence): SafeHtml {
 <p class="exchange-part">Reproduce (export PETSTORE_API_KEY first)</p>
 <pre class="curl">${curl}</pre>
 </div>`;
+}
+
+/** The rule's section, linked to its place in the specification printed at the end of the page. */
+function sectionLink(rule: RuleResult, spec: readonly SpecSection[]): SafeHtml | string {
+  const anchor = specAnchorFor(rule.section, spec);
+  return anchor ? html`<a href="#${anchor}">${rule.section}</a>` : rule.section;
+}
+
+/** The specification the rules cite, so each rule's section link lands on the text itself, offline. */
+function specAppendix(report: Report, spec: readonly SpecSection[]): SafeHtml | undefined {
+  if (spec.length === 0) return undefined;
+  return html`<section class="spec" id="spec"><h2>The specification: Pet Store interface ${report.specVersion}</h2>
+${spec.map((section) => html`<div class="spec-section" id="${section.anchor}"><h3>${section.path.join(' › ')}</h3>${section.text.trim() ? html`<pre class="spec-text">${section.text.trim()}</pre>` : ''}</div>`)}
+</section>`;
 }
 
 function safeUrl(url: string): string {

@@ -1,6 +1,7 @@
 import type { Level } from '../../helpers/catalog.js';
 import type { Outcome } from '../../helpers/outcome.js';
-import type { Report, RuleResult } from '../report.js';
+import { causesOf, sharedCauses, type Report, type RuleResult } from '../report.js';
+import { createdText, waitsText } from '../terminal.js';
 
 // A step summary is capped (1 MiB on GitHub) and a pull-request comment is read by people: a long
 // list of failures is cut, and report.html holds the rest.
@@ -11,6 +12,7 @@ const HEADLINE: Record<Report['verdict'], string> = {
   certified: '✅ Certified',
   'not-certified': '❌ Not certified',
   incomplete: '⚠️ Incomplete: MUST rules were skipped',
+  'not-judged': '⛔ Not judged: the target\'s first answers show a wrong base URL or key',
 };
 
 /** A short Markdown summary for $GITHUB_STEP_SUMMARY or a pull-request comment. */
@@ -23,12 +25,22 @@ export function toSummaryMarkdown(report: Report): string {
     `${report.tool.name} ${report.tool.version}`,
     `${report.startedAt.slice(0, 16).replace('T', ' ')} UTC`,
     `${report.requests.total} requests`,
-    `${(report.durationMs / 1000).toFixed(1)} s`,
+    createdText(report),
+    `${(report.durationMs / 1000).toFixed(1)} s${waitsText(report)}`,
   ].join(' · '));
   lines.push('');
+  if (report.diagnosis) {
+    lines.push(`**The run stopped at its first answers:** ${text(report.diagnosis.problem)}.`, '', `**What to change:** ${text(report.diagnosis.hint)}`, '');
+  }
+  if (report.created.reused) lines.push(`The target gave one ID to more than one created pet: ${report.created.reused.slice(0, 5).map(code).join(', ')}.`, '');
   lines.push(...countsTable(report));
   if (report.baseline) lines.push('', ...baselineParagraph(report));
   const known = new Set(report.baseline?.known ?? []);
+  const shared = sharedCauses(report.rules);
+  if (shared.length > 0) {
+    lines.push('', '### One cause, several rules', '');
+    for (const cause of shared.slice(0, MAX_LISTED)) lines.push(`- ${cause.rules.length} rules (${cause.rules.map(code).join(', ')}): ${text(cause.statement)}`);
+  }
   lines.push(...ruleList('Failed', report.rules.filter((rule) => rule.status === 'failed'), known));
   lines.push(...ruleList('Could not be judged (errored)', report.rules.filter((rule) => rule.status === 'errored'), known));
   if (report.suiteErrors.length > 0) {
@@ -63,11 +75,18 @@ function ruleList(title: string, rules: readonly RuleResult[], known: ReadonlySe
   const lines = ['', `### ${title} (${rules.length})`, ''];
   for (const rule of rules.slice(0, MAX_LISTED)) {
     const tag = known.has(rule.id) ? ' _(known, in baseline)_' : '';
-    const message = rule.message ? `: ${text(rule.message)}` : '';
+    const message = rule.evidence.length > 1 ? `: ${byCause(rule)}` : rule.message ? `: ${text(rule.message)}` : '';
     lines.push(`- ${code(rule.id)} ${text(rule.summary)}${message}${tag}`);
   }
   if (rules.length > MAX_LISTED) lines.push(`- … and ${rules.length - MAX_LISTED} more in report.html`);
   return lines;
+}
+
+/** Several findings read by cause: "13 findings, one cause: …", not thirteen messages. */
+function byCause(rule: RuleResult): string {
+  const causes = causesOf(rule.evidence);
+  const shown = causes.slice(0, 3).map(({ evidence, count }) => `${count > 1 ? `${count} findings, one cause: ` : ''}${text(evidence.message)}`);
+  return `${shown.join('; ')}${causes.length > 3 ? `; and ${causes.length - 3} more causes in report.html` : ''}`;
 }
 
 /** Server bytes reach messages: one line, cut, with Markdown and HTML neutralised. */
