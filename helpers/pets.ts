@@ -3,6 +3,7 @@ import type { Exchange } from './exchange.js';
 import { answeredSuccess, describeExchange } from './exchange.js';
 import { asBigInt, isJsonObject, type Json } from './json.js';
 import { SkipCheck } from './outcome.js';
+import { answeredAt, readAfterWrite } from './read-after-write.js';
 import { validateSchema } from './schema.js';
 
 export const STATUSES = ['available', 'pending', 'sold'] as const;
@@ -104,6 +105,7 @@ export function mostHeldStatus(pets: readonly Pet[]): PetStatus {
  */
 export async function ensurePets(ctx: CheckContext, need: { total?: number; perStatus?: number; fillerStatus?: PetStatus }): Promise<Pet[]> {
   const pets = await petsOnTarget(ctx);
+  const writesFrom = ctx.client.exchanges.length;
   let created = 0;
   for (const status of STATUSES) {
     const missing = (need.perStatus ?? 0) - pets.filter((pet) => pet.status === status).length;
@@ -117,8 +119,30 @@ export async function ensurePets(ctx: CheckContext, need: { total?: number; perS
     pets.push(await createFixturePet(ctx, 'filler', { status: need.fillerStatus ?? STATUSES[i % STATUSES.length] }));
     created += 1;
   }
-  if (created > 0) ctx.observe(`created ${created} pet(s) as fixtures`);
+  if (created > 0) {
+    ctx.observe(`created ${created} pet(s) as fixtures`);
+    await awaitListed(ctx, ctx.client.exchanges.slice(writesFrom));
+  }
   return pets;
+}
+
+/**
+ * Reads the listing until it shows the fixtures just created, for at most --read-lag: a target whose reads
+ * lag its writes (replicas, caches) conforms, and the list checks must count what it really holds. A
+ * fixture never listed is left for those checks to find; a full page cannot show more, so it ends the wait.
+ */
+async function awaitListed(ctx: CheckContext, writes: readonly Exchange[]): Promise<void> {
+  const created = writes.filter((exchange) => exchange.request.method === 'POST' && answeredSuccess(exchange));
+  const ids = created.map((exchange) => (isJsonObject(exchange.response?.json) ? exchange.response.json.id : undefined))
+    .filter((id): id is Json => id !== undefined && id !== null).map(String);
+  const last = created.at(-1);
+  if (!last || ids.length === 0) return;
+  await readAfterWrite(ctx, 'the fixtures in GET /pets?limit=100', answeredAt(last), () => ctx.client.send({ path: '/pets', query: { limit: '100' } }), (exchange) => {
+    const page = exchange.response?.status === 200 ? exchange.response.json : undefined;
+    if (!Array.isArray(page)) return true;
+    const listed = new Set(page.map((item) => (isJsonObject(item) && item.id !== undefined ? String(item.id) : '')));
+    return page.length >= 100 || ids.every((id) => listed.has(id));
+  });
 }
 
 /**

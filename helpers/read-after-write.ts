@@ -1,5 +1,6 @@
 import type { CheckContext } from './check.js';
-import type { Exchange } from './exchange.js';
+import { answeredSuccess, type Exchange } from './exchange.js';
+import { isJsonObject } from './json.js';
 
 /** How long one read of the run's own write had to wait before it showed the write. */
 export interface ReadLag {
@@ -22,8 +23,10 @@ const FIRST_PAUSE_MS = 150;
  * yet show what the run wrote is tried again, with exponential backoff and through the paced client,
  * before it is judged. The last answer is returned either way: the check judges it.
  */
-export async function readAfterWrite(ctx: CheckContext, what: string, writtenAtMs: number, read: () => Promise<Exchange>, shows: (exchange: Exchange) => boolean): Promise<Exchange> {
+export async function readAfterWrite(ctx: CheckContext, what: string, writtenAtMs: number | undefined, read: () => Promise<Exchange>, shows: (exchange: Exchange) => boolean): Promise<Exchange> {
   let exchange = await read();
+  // Not the run's own write: nothing says it should show yet, so the first answer is the one judged.
+  if (writtenAtMs === undefined) return exchange;
   let attempts = 1;
   for (let pause = FIRST_PAUSE_MS; !shows(exchange); pause *= 2) {
     const left = writtenAtMs + ctx.config.readLagMs - Date.now();
@@ -37,4 +40,19 @@ export async function readAfterWrite(ctx: CheckContext, what: string, writtenAtM
   }
   if (attempts > 1) readLags.push({ what, waitedMs: Date.now() - writtenAtMs, attempts, shown: true });
   return exchange;
+}
+
+/** When an exchange's answer arrived: the earliest a replica could have had the write. */
+export function answeredAt(exchange: Exchange): number {
+  return Date.parse(exchange.startedAt) + exchange.durationMs;
+}
+
+/** When the run created the pet with this id (its 2xx answer), or undefined when the run did not create it. */
+export function createdAtOf(exchanges: readonly Exchange[], id: string): number | undefined {
+  for (const exchange of exchanges) {
+    if (exchange.request.method !== 'POST' || !answeredSuccess(exchange)) continue;
+    const body = exchange.response?.json;
+    if (isJsonObject(body) && body.id !== undefined && String(body.id) === id) return answeredAt(exchange);
+  }
+  return undefined;
 }

@@ -73,11 +73,11 @@ async function expectOtherSchemesRefused(ctx: CheckContext): Promise<void> {
 }
 
 /** A request that is wrong besides its missing key must still get 401: the key is checked first. */
-async function expectKeyCheckedFirst(ctx: CheckContext, what: string, request: SendOptions, auth: 'none' | 'unknown-key'): Promise<void> {
+async function expectKeyCheckedFirst(ctx: CheckContext, what: string, request: SendOptions, auth: 'none' | 'unknown-key', allowed: readonly number[] = [401]): Promise<void> {
   await ctx.softly(async () => {
     const exchange = await ctx.client.send({ ...request, auth });
     recordIfCreated(ctx, exchange);
-    expectStatus(exchange, [401], `${what} with ${BROKEN_AUTH[auth]}`);
+    expectStatus(exchange, allowed, `${what} with ${BROKEN_AUTH[auth]}`);
   });
 }
 
@@ -118,7 +118,9 @@ describe('auth', () => {
       await expectKeyCheckedFirst(ctx, 'getPet of a pet that does not exist', { path: `/pets/${unknownPet}` }, auth);
     }
     await expectKeyCheckedFirst(ctx, 'listPets with limit=0', { path: '/pets', query: { limit: '0' } }, 'none');
-    await expectKeyCheckedFirst(ctx, 'getPet of the malformed petId "abc"', { path: '/pets/abc' }, 'none');
+    // A router that only matches integer petIds (Spring's {petId:\d+}, Rails constraints) answers 404 for a
+    // path that names no operation, before any operation's authentication: that is no check of the body or pet.
+    await expectKeyCheckedFirst(ctx, 'getPet of the malformed petId "abc"', { path: '/pets/abc' }, 'none', [401, 404]);
   });
 
   check('AUTH-08', async (ctx) => {

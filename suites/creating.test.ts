@@ -8,6 +8,7 @@ import { isJsonObject, parseJson, type Json } from '../helpers/json.js';
 import { operationOf } from '../helpers/operations.js';
 import { mayRefuseNewPet, petFieldDifferences, show, type PetField } from '../helpers/pet-fields.js';
 import { isValidPet, petName, recordIfCreated, SetupError, STATUSES } from '../helpers/pets.js';
+import { answeredAt, readAfterWrite, readLags } from '../helpers/read-after-write.js';
 import { validateSchema } from '../helpers/schema.js';
 
 const INT64_MAX = 2n ** 63n - 1n;
@@ -360,7 +361,7 @@ describe('creating', () => {
       const id = createdId(created);
       if (id === undefined) continue;
       await ctx.softly(async () => {
-        const exchange = await ctx.client.send({ path: `/pets/${id}` });
+        const exchange = await readAfterWrite(ctx, `GET /pets/${id}`, answeredAt(created.exchange), () => ctx.client.send({ path: `/pets/${id}` }), (answer) => answer.response?.status !== 404);
         expectStatus(exchange, [200], `${label} (id ${id})`);
         // Compared with what was sent, not with the 201 body, so that a value the server changed on the
         // way in shows here too; a status the server chose is compared with the one it answered first.
@@ -404,7 +405,16 @@ describe('creating', () => {
     if (created.size === 0) return ctx.skip('no creation of this run answered an id, so no listed pet can be told to be one of the run\'s');
     // Filtered by pending: the pet above 2^53 and the string edges are pending, so a target holding more than
     // 100 pets is likelier to list them on this one page.
-    const exchange = await ctx.client.send({ path: '/pets', query: { status: 'pending', limit: '100' } });
+    // Read again while a pending pet of the run is missing from a page that has room for it (a lagging replica).
+    const pending = [...created].filter(([, creations]) => creations.some(({ sent }) => sent.status === 'pending'));
+    const lastWrite = Math.max(...pending.flatMap(([, creations]) => creations.map(({ exchange }) => answeredAt(exchange))));
+    const exchange = await readAfterWrite(ctx, 'the pending pets in GET /pets?status=pending&limit=100', pending.length > 0 ? lastWrite : undefined,
+      () => ctx.client.send({ path: '/pets', query: { status: 'pending', limit: '100' } }), (answer) => {
+        const items = answer.response?.json;
+        if (answer.response?.status !== 200 || !Array.isArray(items) || items.length >= 100) return true;
+        const listed = new Set(items.map((item) => (isJsonObject(item) ? String(item.id) : '')));
+        return pending.every(([id]) => listed.has(id));
+      });
     const page = responseOf(exchange).json;
     if (responseOf(exchange).status !== 200 || !Array.isArray(page)) return ctx.skip(`the listing is not a JSON array (${describeExchange(exchange)}): LIST-01 judges that`);
     // A listed item that is no valid Pet is LIST-01's finding, not a second one here.
@@ -422,5 +432,14 @@ describe('creating', () => {
       });
     }
     ctx.observe(`compared ${ours.length} listed pet(s) this run created with what was sent`);
+  });
+
+  check('CREATE-15', async (ctx) => {
+    if (readLags.length === 0) return ctx.observe(`every read of the run's own writes showed them at once (reads wait up to ${ctx.config.readLagMs} ms, --read-lag)`);
+    for (const lag of readLags) {
+      ctx.observe(lag.shown
+        ? `${lag.what} showed the write after ${lag.waitedMs} ms (${lag.attempts} reads)`
+        : `${lag.what} still did not show the write after ${lag.waitedMs} ms (${lag.attempts} reads): judged as it stood`);
+    }
   });
 });

@@ -14,11 +14,15 @@ function errorResponses(ctx: CheckContext): Exchange[] {
   return ctx.client.exchanges.filter((exchange) => (exchange.response?.status ?? 0) >= 400 && exchange.response?.status !== 429);
 }
 
-/** Success responses of the pet operations (the store's body is not shown, so it is not judged). */
+/**
+ * Success responses of the pet operations that carry a body (the store's body is not shown, so it is not
+ * judged; a 204 or an empty body has no content type to judge: the status rules judge those answers).
+ */
 function petSuccesses(ctx: CheckContext): Exchange[] {
   return ctx.client.exchanges.filter((exchange) => {
     const operation = operationOf(exchange, ctx.config.baseUrl);
-    return answeredSuccess(exchange) && operation !== undefined && PET_OPERATIONS.includes(operation);
+    const hasBody = exchange.response!.status !== 204 && exchange.response!.rawBody.length > 0;
+    return answeredSuccess(exchange) && hasBody && operation !== undefined && PET_OPERATIONS.includes(operation);
   });
 }
 

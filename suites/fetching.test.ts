@@ -6,6 +6,7 @@ import { describeExchange } from '../helpers/exchange.js';
 import { expectError, expectNoServerError, expectSchema, expectStatus, expectThat, preview, responseOf } from '../helpers/expect.js';
 import { asBigInt, isJsonObject } from '../helpers/json.js';
 import { petFieldDifferences, show, type PetField } from '../helpers/pet-fields.js';
+import { createdAtOf, readAfterWrite } from '../helpers/read-after-write.js';
 import { highestKnownPetId, isValidPet, petsKnownToExist, unknownPetId, type Pet } from '../helpers/pets.js';
 
 const INT64_MAX = 2n ** 63n - 1n;
@@ -62,7 +63,9 @@ describe('fetching', () => {
     if (pets.length === 0) ctx.skip('the target lists no valid Pet to fetch and compare (see LIST-01)');
     for (const pet of petsToFetch(pets)) {
       await ctx.softly(async () => {
-        const exchange = await ctx.client.send({ path: `/pets/${pet.id}` });
+        // A pet this run created may not have reached the replica that answers yet.
+        const exchange = await readAfterWrite(ctx, `GET /pets/${pet.id}`, createdAtOf(ctx.client.exchanges, String(pet.id)),
+          () => ctx.client.send({ path: `/pets/${pet.id}` }), (answer) => answer.response?.status !== 404);
         expectStatus(exchange, [200], `id ${pet.id}`);
         expectSchema(exchange, 'Pet', `id ${pet.id}`);
         // A status the pet was seen without is not compared: the server may have chosen one since.
