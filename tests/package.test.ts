@@ -105,9 +105,9 @@ describe('the packed package', () => {
   it('holds the compiled code, the spec and the README, and no sources, tests or build state', () => {
     expect(packedFiles).toEqual(expect.arrayContaining([
       'package.json', 'README.md', 'dist/cli/main.js', 'dist/index.js', 'dist/index.d.ts', 'spec/rules.yaml', 'spec/openapi.yaml',
-      'spec/petstore-interface-spec.md',
+      'spec/petstore-interface-spec.md', 'spec/test-design.md',
     ]));
-    const unexpected = packedFiles.filter((path) => !/^(package\.json|README\.md|LICENSE|spec\/[^/]+\.yaml|spec\/petstore-interface-spec\.md|dist\/(?!tests\/).+\.(js|d\.ts))$/.test(path));
+    const unexpected = packedFiles.filter((path) => !/^(package\.json|README\.md|LICENSE|spec\/[^/]+\.yaml|spec\/(petstore-interface-spec|test-design)\.md|dist\/(?!tests\/).+\.(js|d\.ts))$/.test(path));
     expect(unexpected).toEqual([]);
   });
 
