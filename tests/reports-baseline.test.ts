@@ -9,7 +9,8 @@ import { withChildSlot } from './support/harness.js';
 
 // A run may first wait for one of the machine's child slots, held by other test files.
 const SLOT_WAIT_MS = 5 * 60_000;
-const DEFECT = { defects: ['list-default-limit-10' as const] }; // fails LIST-02 alone
+// A default page of 10 fails LIST-02 and, with a status filter, LIST-14: two failures of one cause.
+const DEFECT = { defects: ['list-default-limit-10' as const] };
 const LISTING = ['--only', 'listing'];
 
 function baselineFile(text: string): string {
@@ -45,12 +46,12 @@ describe('the baseline file', () => {
 
 describe('--baseline gating', () => {
   it('tolerates a listed rule that still fails: exit 0, reported as a known failure, the verdict unchanged', async () => {
-    const file = baselineFile('LIST-02  # default page size is 10\n');
+    const file = baselineFile('LIST-02  # default page size is 10\nLIST-14  # the same, with a filter\n');
     const run = await withChildSlot(() => certify(DEFECT, [...LISTING, '--baseline', file]));
     expect(run.code, run.stdout + run.stderr).toBe(0);
     expect(run.report?.verdict).toBe('not-certified');
-    expect(run.report?.baseline).toEqual({ file, known: ['LIST-02'], nowPassing: [], notJudged: [], unlisted: [] });
-    expect(run.stdout).toContain(`Baseline ${file}: 1 known failure(s) tolerated (LIST-02)`);
+    expect(run.report?.baseline).toEqual({ file, known: ['LIST-02', 'LIST-14'], nowPassing: [], notJudged: [], unlisted: [] });
+    expect(run.stdout).toContain(`Baseline ${file}: 2 known failure(s) tolerated (LIST-02, LIST-14)`);
     expect(readFileSync(join(run.reportDir, 'summary.md'), 'utf8')).toContain('(known, in baseline)');
   }, SLOT_WAIT_MS);
 
@@ -58,8 +59,8 @@ describe('--baseline gating', () => {
     const file = baselineFile('# nothing known\n');
     const run = await withChildSlot(() => certify(DEFECT, [...LISTING, '--baseline', file]));
     expect(run.code).toBe(1);
-    expect(run.report?.baseline?.unlisted).toEqual(['LIST-02']);
-    expect(run.stdout).toContain('NEW FAILURE(S) not in the baseline: LIST-02');
+    expect(run.report?.baseline?.unlisted).toEqual(['LIST-02', 'LIST-14']);
+    expect(run.stdout).toContain('NEW FAILURE(S) not in the baseline: LIST-02, LIST-14');
   }, SLOT_WAIT_MS);
 
   it(`fails the run with exit ${EXIT_BASELINE_STALE} when a listed rule passes now, so the list cannot rot`, async () => {
@@ -93,6 +94,7 @@ describe('--baseline gating', () => {
     const written = readFileSync(file, 'utf8');
     expect(written.split('\n').filter((line) => line && !line.startsWith('#'))).toEqual([
       'LIST-02  # MUST return exactly 20 pets when no limit is given and more than 20 exist',
+      'LIST-14  # MUST apply the default page size of 20 with a status filter (exactly 20 when more than 20 of that status exist)',
     ]);
 
     writeFileSync(file, written.replace(/^LIST-02 .*$/m, 'LIST-02  # ticket PET-1'));
