@@ -36,6 +36,7 @@ describe('the API key', () => {
       const leaks = places.flatMap(({ name, text }) => keyForms(key).filter((form) => text.includes(form)).map((form) => `${name} contains ${form === key ? 'the key' : `the key encoded as ${form}`}`));
       expect(leaks).toEqual([]);
       expect(run.stdout).toContain('$PETSTORE_API_KEY');
+      expect(readFileSync(join(run.reportDir, 'manifest.json'), 'utf8'), 'the manifest names the key only as redacted').toContain('"apiKey": "[redacted]"');
     } finally {
       await server.close();
     }
