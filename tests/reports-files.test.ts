@@ -99,7 +99,7 @@ describe('--reporter and --json', () => {
   it('an unknown reporter is a usage error that names the known ones, before anything runs', async () => {
     const run = await runCli(['--reporter', 'html,pdf']);
     expect(run.code).toBe(2);
-    expect(run.stderr).toContain('--reporter takes html, summary, har, junit, json (comma-separated), not "pdf"');
+    expect(run.stderr).toContain('--reporter takes html, summary, har, junit, json, badge (comma-separated), not "pdf"');
     expect(readdirSync(run.reportDir)).toEqual([]);
   });
 });
