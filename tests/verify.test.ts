@@ -6,6 +6,7 @@ import type { Har } from 'har-format';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parseJson, stringifyJson } from '../helpers/json.js';
 import { packagePath } from '../helpers/package-root.js';
+import type { Report } from '../cli/report.js';
 import type { Manifest } from '../cli/reports/manifest.js';
 import { sha256Of } from '../cli/reports/manifest.js';
 import { certify, type CliRun } from './support/cli.js';
@@ -123,6 +124,19 @@ describe('a report folder of a run against a server that answers creates with 20
     const forged = await verify(dir);
     expect(forged.code).toBe(1);
     expect(forged.stderr).toMatch(/^not verified: the verdict does not follow from the recorded exchanges: CREATE-01: report\.json says failed, the recorded exchanges give passed\n$/);
+  }, 120_000);
+
+  it('verify of a run by another suite version exits 0 and lists the rules whose status the re-judgment changed', async () => {
+    const dir = copyOf(run.reportDir);
+    // As an earlier version would have written it: judged by 0.0.1, which passed CREATE-01.
+    const report = readJson<Report>(join(dir, 'report.json'));
+    const older: Report = { ...report, tool: { ...report.tool, version: '0.0.1' }, rules: report.rules.map((rule) => (rule.id === 'CREATE-01' ? { ...rule, status: 'passed' } : rule)) };
+    forge(dir, 'report.json', stringifyJson(older, 2));
+    const manifest = readJson<Manifest>(join(dir, 'manifest.json'));
+    writeFileSync(join(dir, 'manifest.json'), stringifyJson({ ...manifest, tool: older.tool }, 2));
+    const upgraded = await verify(dir);
+    expect(upgraded.code).toBe(0);
+    expect(upgraded.stdout).toMatch(/^ {2}CREATE-01: report\.json says passed, the recorded exchanges give failed \(.+\)\nverified: 6 files match manifest\.json; re-judged offline with petstore-conformance \S+ \(the run used 0\.0\.1\): 1 rule\(s\) changed, verdict not-certified \(recorded not-certified\)\n$/);
   }, 120_000);
 
   it('verify refuses a recorded response altered without its hash updated, naming the file', async () => {
