@@ -7,6 +7,7 @@ import { stringifyJson } from '../helpers/json.js';
 import { parseArguments, possibleKeys, UsageError } from './options.js';
 import { TargetUnreachable } from './preflight.js';
 import { cancelledExitCode, runConformance, TOOL } from './run.js';
+import { NotAReportFolder, verifyReportFolder } from './verify.js';
 
 
 // `petstore-conformance … | head` closes stdout early: that is the reader's choice, not a crash.
@@ -18,6 +19,7 @@ for (const stream of [process.stdout, process.stderr]) {
 }
 
 async function main(argv: string[]): Promise<number> {
+  if (argv[0] === 'verify') return verify(argv.slice(1));
   for (const key of possibleKeys(argv, process.env)) registerSecret(key);
   const parsed = parseArguments(argv, process.env, TOOL.version, (text) => process.stdout.write(text));
   if (parsed.action === 'exit') return parsed.code;
@@ -54,6 +56,37 @@ async function main(argv: string[]): Promise<number> {
   });
   if (json) process.stdout.write(`${redact(stringifyJson(result.report, 2))}\n`);
   return result.exitCode;
+}
+
+const VERIFY_USAGE = `Usage: petstore-conformance verify <report-dir>
+
+Checks a report folder a reader did not produce: every SHA-256 of its manifest.json, then re-judges the
+recorded exchanges (exchanges.har) offline, the recorded answers standing in for the target, and compares
+every rule's status and the verdict with report.json. Nothing is sent.
+
+Exit codes:
+  0  every hash matches and the verdict follows from the recorded exchanges
+     (with a newer suite version: the rules whose status changed are listed)
+  1  a file was altered, or the verdict does not follow from the evidence (the first difference is named)
+  2  bad usage: no such folder, or no manifest.json in it
+`;
+
+/** `petstore-conformance verify <report-dir>`: the one-line statement on stdout, or the first difference on stderr. */
+async function verify(args: string[]): Promise<number> {
+  if (args.includes('--help') || args.includes('-h')) {
+    process.stdout.write(VERIFY_USAGE);
+    return 0;
+  }
+  if (args.length !== 1 || args[0]!.startsWith('-')) throw new UsageError('verify takes one argument, the report folder: petstore-conformance verify <report-dir>');
+  try {
+    const verification = await verifyReportFolder(args[0]!);
+    for (const change of verification.changed) process.stdout.write(`  ${change}\n`);
+    (verification.ok ? process.stdout : process.stderr).write(`${verification.line}\n`);
+    return verification.ok ? 0 : 1;
+  } catch (error) {
+    if (error instanceof NotAReportFolder) throw new UsageError(error.message);
+    throw error;
+  }
 }
 
 /**

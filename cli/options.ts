@@ -76,7 +76,10 @@ Exit codes:
   5  a rule listed in --baseline passes now: remove it from the file
 
 Example:
-  PETSTORE_API_KEY=... petstore-conformance --base-url https://staging.example.com/v1`);
+  PETSTORE_API_KEY=... petstore-conformance --base-url https://staging.example.com/v1
+
+Checking a report folder someone else produced (offline; see verify --help):
+  petstore-conformance verify <report-dir>`);
 }
 
 /** Turns argv into what to do; every mistake a person can make is a UsageError with the fix in it. */

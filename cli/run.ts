@@ -18,7 +18,9 @@ import { assertReachable, type Diagnosis } from './preflight.js';
 import { countsOf, distinctCreated, requestsByArea, ruleResults, verdictOf, withoutUnjudged, type Report } from './report.js';
 import { baselineLines, failingRules, formatBaseline, gateExitCode, judgeBaseline, type Baseline } from './reports/baseline.js';
 import { REPORTER_NAMES, writeReportFiles, type ReporterName } from './reports/write.js';
+import { writeManifest } from './reports/manifest.js';
 import { AreaOrderSequencer } from './sequencer.js';
+import { unmatchedPathFor } from './verify-replay.js';
 import { LogRouter, progressLine, summaryText } from './terminal.js';
 
 export interface RunOptions extends CheckSettings {
@@ -47,6 +49,11 @@ export interface RunOptions extends CheckSettings {
    * clears it. Absent (a CI log), a long phase prints a line every few seconds instead.
    */
   status?: (line: string | undefined) => void;
+  /**
+   * `verify`: re-judges a recorded run offline. Its exchanges.har answers every request, its run ID and
+   * start time are taken over (pet names and the rate-limit clock depend on them), and nothing is sent.
+   */
+  replay?: { harPath: string; runId: string; startedAt: string; target: Report['target'] };
 }
 
 export const DEFAULT_OPTIONS: Omit<RunOptions, 'seed'> = {
@@ -73,6 +80,8 @@ export interface RunResult {
   report: Report;
   exitCode: number;
   reportDir: string;
+  /** On replay: the requests the recording held no answer for (method and URL), in the order sent. */
+  unmatched?: string[];
 }
 
 /** This package's name and version: every report names the suite version that judged. */
@@ -81,40 +90,46 @@ export const TOOL = JSON.parse(readFileSync(packagePath('package.json'), 'utf8')
 /** Certifies one target: the whole run, from the reference server (if needed) to the reports. */
 export async function runConformance(options: RunOptions): Promise<RunResult> {
   const print = (line: string) => options.print?.(redact(line));
-  const startedAt = new Date();
-  const runId = `${startedAt.toISOString().replace(/[-:]/g, '').slice(0, 15)}-${randomBytes(3).toString('hex')}`;
+  const replay = options.replay;
+  const startedAt = replay ? new Date(replay.startedAt) : new Date();
+  const runId = replay?.runId ?? `${startedAt.toISOString().replace(/[-:]/g, '').slice(0, 15)}-${randomBytes(3).toString('hex')}`;
   const reportDir = resolve(options.reportDir);
   mkdirSync(reportDir, { recursive: true });
 
-  const embedded = options.baseUrl === undefined
+  const embedded = options.baseUrl === undefined && !replay
     ? await startReferenceServer({ apiKeys: [`ref-${randomBytes(12).toString('hex')}`] })
     : undefined;
-  const baseUrl = embedded?.url ?? options.baseUrl!;
-  const apiKey = embedded?.apiKey ?? options.apiKey ?? '';
+  const baseUrl = replay?.target.baseUrl ?? embedded?.url ?? options.baseUrl!;
+  // On replay no key is sent anywhere; a stand-in is redacted to the same placeholder the recording shows.
+  const apiKey = replay ? `replay-${randomBytes(12).toString('hex')}` : embedded?.apiKey ?? options.apiKey ?? '';
+  const wasEmbedded = replay ? replay.target.embedded : embedded !== undefined;
   registerSecret(apiKey);
-  if (embedded) print(`No --base-url given: certifying the bundled reference server at ${baseUrl}`);
+  if (replay) print(`Re-judging the exchanges recorded from ${baseUrl} (nothing is sent)`);
+  else if (embedded) print(`No --base-url given: certifying the bundled reference server at ${baseUrl}`);
   else print(`Certifying ${baseUrl}`);
   if (isShortSecret(apiKey)) {
     print(`Note: the API key is only ${apiKey.length} character${apiKey.length === 1 ? '' : 's'} long. It is masked in headers and wherever it stands alone (a JSON value, a query value); text that merely contains those letters is left as it is, so a body that glues the key to other text would show it.`);
   }
 
   // The bundled server lives in this process on loopback: a proxy of the environment is never meant for it.
-  const proxy = embedded ? undefined : proxyRouteFor(baseUrl);
+  const proxy = embedded || replay ? undefined : proxyRouteFor(baseUrl);
   if (proxy) print(`Through the proxy ${proxy.shown} (HTTP_PROXY/HTTPS_PROXY; NO_PROXY does not exempt this target)`);
   const exchangeLogPath = join(reportDir, `.exchanges-${runId}.jsonl`);
   const cancelMarkerPath = join(reportDir, `.cancel-${runId}`);
   const onCancel = () => writeFileSync(cancelMarkerPath, String(options.signal?.reason ?? 'cancelled'));
   options.signal?.addEventListener('abort', onCancel, { once: true });
   try {
-    await assertReachable(baseUrl, options.timeoutMs, options.caFile, proxy);
-    const { baseUrl: _url, apiKey: _key, reportDir: _dir, strict: _strict, reporters: _reporters, baseline: _baseline, writeBaseline: _write, today, print: _print, signal: _signal, status: _status, ...settings } = options;
+    if (!replay) await assertReachable(baseUrl, options.timeoutMs, options.caFile, proxy);
+    const { baseUrl: _url, apiKey: _key, reportDir: _dir, strict: _strict, reporters: _reporters, baseline: _baseline, writeBaseline: _write, today: chosenToday, print: _print, signal: _signal, status: _status, replay: _replay, ...settings } = options;
+    const today = chosenToday ?? new Date().toISOString().slice(0, 10);
     const config: RunConfig = {
       ...settings,
       baseUrl, apiKey, runId, exchangeLogPath, cancelMarkerPath,
       startedAtMs: startedAt.getTime(),
-      embedded: embedded !== undefined,
-      today: today ?? new Date().toISOString().slice(0, 10),
+      embedded: wasEmbedded,
+      today,
       ...(proxy ? { proxy } : {}),
+      ...(replay ? { replayHarPath: resolve(replay.harPath) } : {}),
     };
     const log = new LogRouter(print, options.status);
     const collector = new Collector((result) => {
@@ -143,7 +158,7 @@ export async function runConformance(options: RunOptions): Promise<RunResult> {
       tool: { name: TOOL.name, version: TOOL.version },
       specVersion: loadCatalog().specVersion,
       runId,
-      target: { baseUrl, embedded: embedded !== undefined, ...(proxy ? { proxy: proxy.shown } : {}) },
+      target: replay ? replay.target : { baseUrl, embedded: wasEmbedded, ...(proxy ? { proxy: proxy.shown } : {}) },
       startedAt: startedAt.toISOString(),
       finishedAt: finishedAt.toISOString(),
       durationMs: finishedAt.getTime() - startedAt.getTime(),
@@ -160,7 +175,10 @@ export async function runConformance(options: RunOptions): Promise<RunResult> {
       ...(baseline ? { baseline } : {}),
       rules,
     };
-    writeReportFiles(report, exchanges, reportDir, options.reporters);
+    const written = writeReportFiles(report, exchanges, reportDir, options.reporters);
+    // Last, so that it can vouch for every other file the run wrote.
+    writeManifest(report, today, written, reportDir);
+    const unmatched = replay ? readUnmatched(unmatchedPathFor(exchangeLogPath)) : undefined;
     // A run that judged nothing knows no failures: an empty baseline written from it would tolerate nothing later.
     const writeBaseline = diagnosis ? undefined : options.writeBaseline;
     if (writeBaseline) writeFileSync(writeBaseline, redact(formatBaseline(report, options.baseline)));
@@ -169,12 +187,13 @@ export async function runConformance(options: RunOptions): Promise<RunResult> {
     if (writeBaseline) print(`\nBaseline written to ${writeBaseline}: ${failingRules(report).length} rule(s) that fail this run`);
     else if (options.writeBaseline) print(`\nNo baseline written to ${options.writeBaseline}: this run judged no rule`);
     print(`\nReports: ${reportDir}`);
-    return { report, exitCode: report.exitCode, reportDir };
+    return { report, exitCode: report.exitCode, reportDir, ...(unmatched ? { unmatched } : {}) };
   } finally {
     options.signal?.removeEventListener('abort', onCancel);
     rmSync(exchangeLogPath, { force: true });
     rmSync(cancelMarkerPath, { force: true });
     rmSync(diagnosisPathFor(exchangeLogPath), { force: true });
+    rmSync(unmatchedPathFor(exchangeLogPath), { force: true });
     await embedded?.close();
   }
 }
@@ -251,7 +270,15 @@ function readDiagnosis(exchangeLogPath: string, exchanges: readonly Exchange[]):
   return { ...diagnosis, ...(exchange ? { exchange: toEvidence(exchange) } : {}) };
 }
 
+function readUnmatched(path: string): string[] {
+  if (!existsSync(path)) return [];
+  return readFileSync(path, 'utf8').split('\n').filter(Boolean).map((line) => {
+    const request = JSON.parse(line) as { method: string; url: string };
+    return `${request.method} ${request.url}`;
+  });
+}
+
 function reportedOptions(options: RunOptions): Record<string, unknown> {
-  const { print: _print, signal: _signal, status: _status, apiKey, baseline, ...rest } = options;
+  const { print: _print, signal: _signal, status: _status, replay: _replay, apiKey, baseline, ...rest } = options;
   return { ...rest, apiKey: apiKey ? '[redacted]' : undefined, baseline: baseline?.file };
 }

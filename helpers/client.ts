@@ -10,6 +10,7 @@ import { dispatcherFor, type ProxyRoute } from './proxy.js';
 import { redact, registerSecret } from './redact.js';
 import { diagnoseEarlyAnswers, DIAGNOSED_WITHIN, type Diagnosis } from '../cli/preflight.js';
 import { readBody } from './response-body.js';
+import type { RecordedAnswer, ReplaySource } from '../cli/verify-replay.js';
 
 export interface SendOptions {
   method?: 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH' | 'HEAD' | 'OPTIONS';
@@ -46,6 +47,8 @@ export interface ClientOptions {
   maxWaitMs?: number;
   /** No request is sent, and no rate-limit wait begins that would end, after this time (epoch ms). */
   deadlineMs?: number;
+  /** `verify`: the recorded exchanges answer every request, and nothing is sent. */
+  replay?: ReplaySource;
 }
 
 /** The request budget (--max-requests) is spent: the rules left are reported as skipped. */
@@ -130,6 +133,8 @@ export class PetstoreClient {
       backoffCapMs: 60_000,
       onWait: this.notify,
       ...(this.cancellation ? { sleep: (ms: number) => this.cancellation!.sleep(ms) } : {}),
+      // A replay waits for nothing: the recorded Reset times are long past, and the run's clock is the recording's.
+      ...(options.replay ? { sleep: (ms: number) => options.replay!.sleep(ms) } : {}),
     });
     // Only a run the CLI follows (it keeps an exchange log) wants progress lines.
     if (options.exchangeLogPath) progressSink = (phase, unit, total) => this.progress(phase, unit, total);
@@ -150,6 +155,7 @@ export class PetstoreClient {
 
   /** A pause between two reads of something the run wrote: over at once when the run is cancelled. */
   pause(ms: number): Promise<void> {
+    if (this.options.replay) return this.options.replay.sleep(ms);
     return this.cancellation ? this.cancellation.sleep(ms) : new Promise((resolve) => setTimeout(resolve, ms));
   }
 
@@ -242,6 +248,26 @@ export class PetstoreClient {
       headers: { ...headers, ...(auth.shown !== undefined ? { authorization: auth.shown } : {}) },
     };
     if (auth.value !== undefined) headers.authorization = auth.value;
+    const { response, error, startedAt, durationMs } = this.options.replay
+      ? replayed(this.options.replay, recorded)
+      : await this.live(url, method, headers, body);
+    const exchange: Exchange = Object.freeze({
+      seq: this.exchanges.length + 1,
+      sentAfter,
+      rule: this.currentRule,
+      request: Object.freeze(recorded),
+      response: response && Object.freeze(response),
+      error,
+      startedAt,
+      durationMs,
+    });
+    this.record(exchange);
+    this.noteOutcome(exchange.error);
+    this.diagnose();
+    return exchange;
+  }
+
+  private async live(url: string, method: string, headers: Record<string, string>, body: string | undefined): Promise<RecordedAnswer> {
     const started = performance.now();
     const startedAt = new Date().toISOString();
     let response: RecordedResponse | undefined;
@@ -251,20 +277,7 @@ export class PetstoreClient {
     } catch (cause) {
       error = describeTransportError(cause, this.options.timeoutMs);
     }
-    const exchange: Exchange = Object.freeze({
-      seq: this.exchanges.length + 1,
-      sentAfter,
-      rule: this.currentRule,
-      request: Object.freeze(recorded),
-      response: response && Object.freeze(response),
-      error,
-      startedAt,
-      durationMs: Math.round((performance.now() - started) * 10) / 10,
-    });
-    this.record(exchange);
-    this.noteOutcome(exchange.error);
-    this.diagnose();
-    return exchange;
+    return { response, error, startedAt, durationMs: Math.round((performance.now() - started) * 10) / 10 };
   }
 
   private async exchange(url: string, method: string, headers: Record<string, string>, body: string | undefined): Promise<RecordedResponse> {
@@ -322,6 +335,11 @@ export class PetstoreClient {
     this.breaker.record(failure);
     if (!wasOpen && this.breaker.isOpen) this.notify(`${this.breaker.reason}, and the checks left are reported errored`);
   }
+}
+
+/** The recorded answer, or a transport error naming the request the recording does not hold. */
+function replayed(replay: ReplaySource, request: RecordedRequest): RecordedAnswer {
+  return replay.answer(request) ?? { error: 'the recorded run holds no answer to this request (verify)', startedAt: new Date(Date.now()).toISOString(), durationMs: 0 };
 }
 
 /** Where the client leaves its diagnosis for the CLI process: beside the exchange log of the run. */

@@ -43,6 +43,8 @@ export interface RunConfig extends CheckSettings {
   cancelMarkerPath: string;
   /** The proxy the environment routes the target through (HTTP_PROXY, HTTPS_PROXY, NO_PROXY), if any. */
   proxy?: ProxyRoute;
+  /** `verify`: the report folder's exchanges.har answers every request in place of the target. */
+  replayHarPath?: string;
 }
 
 declare module 'vitest' {

@@ -1,5 +1,6 @@
 import { PetstoreClient } from './client.js';
 import { runConfig } from './run-config.js';
+import { ReplaySource, unmatchedPathFor } from '../cli/verify-replay.js';
 
 let client: PetstoreClient | undefined;
 
@@ -23,6 +24,7 @@ export function theClient(): PetstoreClient {
       caFile: config.caFile,
       proxy: config.proxy,
       cancelMarkerPath: config.cancelMarkerPath,
+      ...(config.replayHarPath ? { replay: new ReplaySource(config.replayHarPath, config.startedAtMs, unmatchedPathFor(config.exchangeLogPath)) } : {}),
     });
   }
   return client;

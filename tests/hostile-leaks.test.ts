@@ -1,6 +1,8 @@
 // A target that echoes the key back: in an error message, in a header, in a body it compresses. The
 // key must still appear in no output and no report file, whatever the target does with it.
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { runCli } from './support/cli.js';
 import { expectKeyNowhere } from './support/hostile-run.js';
@@ -37,5 +39,8 @@ it('a key the target echoes in its bodies and headers is redacted from the outpu
   expect(seen?.headers['x-debug-authorization']).toBe('Bearer $PETSTORE_API_KEY');
   expect(seen?.rawBody).toContain('token Bearer $PETSTORE_API_KEY is not valid here');
   expect(target.requests.some((request) => request.headers.authorization === `Bearer ${KEY}`)).toBe(true);
+  // manifest.json and badge.svg are among the files searched; the manifest states the key only as redacted.
+  expect(existsSync(join(run.reportDir, 'badge.svg'))).toBe(true);
+  expect(readFileSync(join(run.reportDir, 'manifest.json'), 'utf8')).toContain('"apiKey": "[redacted]"');
   expectKeyNowhere(run, KEY);
 });

@@ -34,7 +34,7 @@ describe('report files of a run against a server with a defect', () => {
   }, SLOT_WAIT_MS);
 
   it('writes every report by default', () => {
-    expect(readdirSync(run.reportDir).sort()).toEqual(['exchanges.har', 'junit.xml', 'report.html', 'report.json', 'summary.md']);
+    expect(readdirSync(run.reportDir).sort()).toEqual(['badge.svg', 'exchanges.har', 'junit.xml', 'manifest.json', 'report.html', 'report.json', 'summary.md']);
   });
 
   it('exchanges.har validates against the HAR 1.2 schema', () => {
@@ -91,7 +91,7 @@ describe('report files of a run against a server with a defect', () => {
 describe('--reporter and --json', () => {
   it('--reporter writes only the files named; --json still prints report.json to stdout', async () => {
     const run = await withChildSlot(() => certify({}, ['--only', 'LIST-01', '--reporter', 'summary', '--reporter', 'har', '--json']));
-    expect(readdirSync(run.reportDir).sort()).toEqual(['exchanges.har', 'summary.md']);
+    expect(readdirSync(run.reportDir).sort()).toEqual(['exchanges.har', 'manifest.json', 'summary.md']);
     const printed = parseJson(run.stdout) as unknown as { verdict: string; rules: Array<{ id: string; status: string }> };
     expect(printed.rules.find((rule) => rule.id === 'LIST-01')?.status).toBe('passed');
     expect(run.code).toBe(0);
@@ -100,7 +100,7 @@ describe('--reporter and --json', () => {
   it('an unknown reporter is a usage error that names the known ones, before anything runs', async () => {
     const run = await runCli(['--reporter', 'html,pdf']);
     expect(run.code).toBe(2);
-    expect(run.stderr).toContain('--reporter takes html, summary, har, junit, json (comma-separated), not "pdf"');
+    expect(run.stderr).toContain('--reporter takes html, summary, har, junit, json, badge (comma-separated), not "pdf"');
     expect(readdirSync(run.reportDir)).toEqual([]);
   });
 });

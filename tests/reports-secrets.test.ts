@@ -30,12 +30,13 @@ describe('the API key', () => {
         '--write-baseline', join(reportDir, 'baseline.txt'),
       ], { reportDir, timeoutMs: 300_000 }));
       const files = filesUnder(run.reportDir);
-      expect(files.map((file) => file.slice(run.reportDir.length + 1)).sort()).toEqual(['baseline.txt', 'exchanges.har', 'junit.xml', 'report.html', 'report.json', 'summary.md']);
+      expect(files.map((file) => file.slice(run.reportDir.length + 1)).sort()).toEqual(['badge.svg', 'baseline.txt', 'exchanges.har', 'junit.xml', 'manifest.json', 'report.html', 'report.json', 'summary.md']);
       expect(run.report?.rules.find((rule) => rule.id === 'AUTH-04')?.status, 'the Basic exchange is in the evidence').toBe('failed');
       const places = [...files.map((file) => ({ name: file, text: readFileSync(file, 'utf8') })), { name: 'stdout', text: run.stdout }, { name: 'stderr', text: run.stderr }];
       const leaks = places.flatMap(({ name, text }) => keyForms(key).filter((form) => text.includes(form)).map((form) => `${name} contains ${form === key ? 'the key' : `the key encoded as ${form}`}`));
       expect(leaks).toEqual([]);
       expect(run.stdout).toContain('$PETSTORE_API_KEY');
+      expect(readFileSync(join(run.reportDir, 'manifest.json'), 'utf8'), 'the manifest names the key only as redacted').toContain('"apiKey": "[redacted]"');
     } finally {
       await server.close();
     }

@@ -20,7 +20,8 @@ export function toHar(report: Report, exchanges: readonly Exchange[]): Har {
 }
 
 // HAR lets a writer add fields whose names start with an underscore.
-type RunEntry = Entry & { _seq: number; response: Response & { _error?: string } };
+// _jsonError and _truncated keep what the client concluded of the body, so `verify` can replay it as it was read.
+type RunEntry = Entry & { _seq: number; response: Response & { _error?: string; _jsonError?: string; _truncated?: boolean } };
 
 function entryOf(exchange: Exchange): RunEntry {
   const { request, response } = exchange;
@@ -57,6 +58,8 @@ function entryOf(exchange: Exchange): RunEntry {
         redirectURL: response.headers.location ?? '',
         headersSize: -1,
         bodySize: Buffer.byteLength(response.rawBody),
+        ...(response.jsonError === undefined ? {} : { _jsonError: response.jsonError }),
+        ...(response.truncated ? { _truncated: true } : {}),
       }
       // HAR has no place for "no response"; status 0 with _error is what browsers write for a failed request.
       : {

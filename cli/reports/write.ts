@@ -5,6 +5,7 @@ import { stringifyJson } from '../../helpers/json.js';
 import { redact } from '../../helpers/redact.js';
 import { toJunit } from '../junit.js';
 import type { Report } from '../report.js';
+import { toBadge } from './badge.js';
 import { toHar } from './har.js';
 import { toHtml } from './html.js';
 import { toSummaryMarkdown } from './summary-md.js';
@@ -16,6 +17,7 @@ export const REPORTERS = {
   har: { file: 'exchanges.har', render: (report: Report, exchanges: readonly Exchange[]) => stringifyJson(toHar(report, exchanges), 2) },
   junit: { file: 'junit.xml', render: (report: Report) => toJunit(report) },
   json: { file: 'report.json', render: (report: Report) => stringifyJson(report, 2) },
+  badge: { file: 'badge.svg', render: (report: Report) => toBadge(report) },
 } as const;
 
 export type ReporterName = keyof typeof REPORTERS;

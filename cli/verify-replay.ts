@@ -1,0 +1,103 @@
+import { appendFileSync, readFileSync } from 'node:fs';
+import type { Entry, Har } from 'har-format';
+import type { RecordedRequest, RecordedResponse } from '../helpers/exchange.js';
+import { parseJson } from '../helpers/json.js';
+import { redact } from '../helpers/redact.js';
+
+/** One recorded answer, as the client hands it back in place of the target's. */
+export interface RecordedAnswer {
+  response?: RecordedResponse;
+  error?: string;
+  startedAt: string;
+  durationMs: number;
+}
+
+/** Where the replay notes the requests the recording holds no answer for, beside the run's exchange log. */
+export function unmatchedPathFor(exchangeLogPath: string): string {
+  return `${exchangeLogPath}.unmatched.jsonl`;
+}
+
+/**
+ * The recorded exchanges of a report folder (exchanges.har) standing in for the target: each request is
+ * answered by the first unused recorded exchange with the same method, URL, body and Authorization (its
+ * printable form names the credential mode); identical requests, such as the 429 probe's GETs, are used up
+ * in recorded order. Nothing is ever sent. Both sides are compared redacted, as the recording was written.
+ */
+export class ReplaySource {
+  private readonly waiting = new Map<string, Array<{ entry: Entry; answer: RecordedAnswer }>>();
+  private clockMs: number;
+
+  constructor(harPath: string, startedAtMs: number, private readonly unmatchedPath: string) {
+    const har = parseJson(readFileSync(harPath, 'utf8')) as unknown as Har;
+    const entries = [...har.log.entries].sort((a, b) => seqOf(a) - seqOf(b));
+    for (const entry of entries) {
+      const key = keyOf({ method: entry.request.method, url: entry.request.url, body: entry.request.postData?.text, authorization: headerOf(entry.request.headers, 'authorization') });
+      const queue = this.waiting.get(key) ?? [];
+      queue.push({ entry, answer: answerOf(entry) });
+      this.waiting.set(key, queue);
+    }
+    this.clockMs = startedAtMs;
+    this.installClock();
+  }
+
+  /** The recorded answer to this request, or undefined (noted for the verifier) when the recording holds none. */
+  answer(request: RecordedRequest): RecordedAnswer | undefined {
+    const key = keyOf({ method: request.method, url: request.url, body: request.body, authorization: request.headers.authorization });
+    const next = this.waiting.get(key)?.shift();
+    if (!next) {
+      appendFileSync(this.unmatchedPath, `${redact(JSON.stringify({ method: request.method, url: request.url, body: request.body?.slice(0, 200), authorization: request.headers.authorization }))}\n`);
+      return undefined;
+    }
+    // The run's clock moves as the recorded one did: the answer arrives when it arrived then.
+    this.clockMs = Math.max(this.clockMs, Date.parse(next.answer.startedAt) + next.answer.durationMs);
+    return next.answer;
+  }
+
+  /** A wait (rate-limit pacing, a read that lags a write) passes at once: only the run's clock moves on. */
+  sleep(ms: number): Promise<void> {
+    this.clockMs += Math.max(0, ms);
+    return Promise.resolve();
+  }
+
+  /**
+   * The checks read Date.now() to judge rate-limit windows and read lag; on replay they must see the
+   * recorded run's time, or a Reset long past would change what they send. Only the suites' worker runs this.
+   */
+  private installClock(): void {
+    Date.now = () => this.clockMs;
+  }
+}
+
+function keyOf(request: { method: string; url: string; body?: string; authorization?: string }): string {
+  return JSON.stringify([request.method, redact(request.url), redact(request.body ?? ''), request.authorization ?? '']);
+}
+
+function headerOf(headers: ReadonlyArray<{ name: string; value: string }>, name: string): string | undefined {
+  return headers.find((header) => header.name.toLowerCase() === name)?.value;
+}
+
+function seqOf(entry: Entry): number {
+  return (entry as Entry & { _seq?: number })._seq ?? 0;
+}
+
+/** The response as the client recorded it; the body is parsed again from the text kept, as the client did. */
+function answerOf(entry: Entry): RecordedAnswer {
+  const response = entry.response as Entry['response'] & { _error?: string; _truncated?: boolean; _jsonError?: string };
+  const timing = { startedAt: entry.startedDateTime, durationMs: entry.time };
+  if (response._error !== undefined) return { error: response._error, ...timing };
+  const headers = Object.fromEntries(response.headers.map((header) => [header.name, header.value]));
+  const rawBody = response.content.text ?? '';
+  const truncated = response._truncated ?? false;
+  const body: Pick<RecordedResponse, 'json' | 'jsonError'> = response._jsonError !== undefined || rawBody === ''
+    ? (response._jsonError !== undefined ? { jsonError: response._jsonError } : {})
+    : parsedBody(rawBody);
+  return { response: { status: response.status, headers, rawBody, truncated, ...body }, ...timing };
+}
+
+function parsedBody(text: string): Pick<RecordedResponse, 'json' | 'jsonError'> {
+  try {
+    return { json: parseJson(text) };
+  } catch (error) {
+    return { jsonError: (error as Error).message };
+  }
+}
