@@ -74,6 +74,7 @@ Exit codes:
      wrong --base-url (404 on GET /pets, an HTML page, a login redirect) or a key it refuses
   4  the suite itself broke (an internal error; set DEBUG=1 for the stack)
   5  a rule listed in --baseline passes now: remove it from the file
+  130, 143  cancelled by SIGINT or SIGTERM: the reports of what was judged are written
 
 Example:
   PETSTORE_API_KEY=... petstore-conformance --base-url https://staging.example.com/v1
