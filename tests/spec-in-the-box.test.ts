@@ -53,5 +53,6 @@ describe('the CLI', () => {
     for (const code of [0, 1, 2, 3, 4, 5]) expect(help).toMatch(new RegExp(`\\n {2}${code} {2}\\S`));
     for (const area of Object.keys(loadCatalog().areas)) expect(help).toContain(area);
     expect(help).toMatch(/3 {2}the target cannot be judged/);
+    expect(help).toMatch(/\n {2}130, 143 {2}cancelled by SIGINT or SIGTERM/);
   });
 });
