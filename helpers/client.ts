@@ -132,9 +132,7 @@ export class PetstoreClient {
       backoffBaseMs: 1_000,
       backoffCapMs: 60_000,
       onWait: this.notify,
-      ...(this.cancellation ? { sleep: (ms: number) => this.cancellation!.sleep(ms) } : {}),
-      // A replay waits for nothing: the recorded Reset times are long past, and the run's clock is the recording's.
-      ...(options.replay ? { sleep: (ms: number) => options.replay!.sleep(ms) } : {}),
+      sleep: (ms: number) => this.pause(ms),
     });
     // Only a run the CLI follows (it keeps an exchange log) wants progress lines.
     if (options.exchangeLogPath) progressSink = (phase, unit, total) => this.progress(phase, unit, total);
@@ -153,7 +151,11 @@ export class PetstoreClient {
     return this.pacer;
   }
 
-  /** A pause between two reads of something the run wrote: over at once when the run is cancelled. */
+  /**
+   * Every wait of the run, for a rate-limit window or between two reads of something the run wrote: over at
+   * once when the run is cancelled, and none in a replay (the recorded Reset times are long past, and the
+   * run's clock is the recording's).
+   */
   pause(ms: number): Promise<void> {
     if (this.options.replay) return this.options.replay.sleep(ms);
     return this.cancellation ? this.cancellation.sleep(ms) : new Promise((resolve) => setTimeout(resolve, ms));

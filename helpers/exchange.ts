@@ -1,4 +1,4 @@
-import type { Json } from './json.js';
+import { isJsonObject, type Json } from './json.js';
 import { KEY_PLACEHOLDER, swapCase } from './redact.js';
 
 /** How a request authenticates: the checks of the auth area send every broken form on purpose. */
@@ -107,4 +107,12 @@ export function describeExchange(exchange: Exchange): string {
 export function answeredSuccess(exchange: Exchange): boolean {
   const status = exchange.response?.status ?? 0;
   return status >= 200 && status <= 299;
+}
+
+/** The id a successful POST answered, as text: how the run recognises a pet it created wherever it is listed. */
+export function createdIdOf(exchange: Exchange): string | undefined {
+  if (exchange.request.method !== 'POST' || !answeredSuccess(exchange)) return undefined;
+  const body = exchange.response?.json;
+  const id = isJsonObject(body) ? body.id : undefined;
+  return id === undefined || id === null ? undefined : String(id);
 }

@@ -1,6 +1,6 @@
 import type { CheckContext } from './check.js';
 import type { Exchange } from './exchange.js';
-import { answeredSuccess, describeExchange } from './exchange.js';
+import { answeredSuccess, createdIdOf, describeExchange } from './exchange.js';
 import { asBigInt, isJsonObject, type Json } from './json.js';
 import { SkipCheck } from './outcome.js';
 import { answeredAt, readAfterWrite } from './read-after-write.js';
@@ -132,17 +132,21 @@ export async function ensurePets(ctx: CheckContext, need: { total?: number; perS
  * fixture never listed is left for those checks to find; a full page cannot show more, so it ends the wait.
  */
 async function awaitListed(ctx: CheckContext, writes: readonly Exchange[]): Promise<void> {
-  const created = writes.filter((exchange) => exchange.request.method === 'POST' && answeredSuccess(exchange));
-  const ids = created.map((exchange) => (isJsonObject(exchange.response?.json) ? exchange.response.json.id : undefined))
-    .filter((id): id is Json => id !== undefined && id !== null).map(String);
+  const created = writes.filter((exchange) => createdIdOf(exchange) !== undefined);
+  const ids = created.map((exchange) => createdIdOf(exchange)!);
   const last = created.at(-1);
-  if (!last || ids.length === 0) return;
+  if (!last) return;
   await readAfterWrite(ctx, 'the fixtures in GET /pets?limit=100', answeredAt(last), () => ctx.client.send({ path: '/pets', query: { limit: '100' } }), (exchange) => {
     const page = exchange.response?.status === 200 ? exchange.response.json : undefined;
     if (!Array.isArray(page)) return true;
-    const listed = new Set(page.map((item) => (isJsonObject(item) && item.id !== undefined ? String(item.id) : '')));
+    const listed = listedIds(page);
     return page.length >= 100 || ids.every((id) => listed.has(id));
   });
+}
+
+/** The ids a page of GET /pets lists, as text, whatever the shape of the rest of each item. */
+export function listedIds(page: readonly Json[]): Set<string> {
+  return new Set(page.flatMap((item) => (isJsonObject(item) && item.id !== undefined && item.id !== null ? [String(item.id)] : [])));
 }
 
 /**

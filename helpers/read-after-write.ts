@@ -1,6 +1,5 @@
 import type { CheckContext } from './check.js';
-import { answeredSuccess, type Exchange } from './exchange.js';
-import { isJsonObject } from './json.js';
+import { createdIdOf, type Exchange } from './exchange.js';
 
 /** How long one read of the run's own write had to wait before it showed the write. */
 export interface ReadLag {
@@ -49,10 +48,6 @@ export function answeredAt(exchange: Exchange): number {
 
 /** When the run created the pet with this id (its 2xx answer), or undefined when the run did not create it. */
 export function createdAtOf(exchanges: readonly Exchange[], id: string): number | undefined {
-  for (const exchange of exchanges) {
-    if (exchange.request.method !== 'POST' || !answeredSuccess(exchange)) continue;
-    const body = exchange.response?.json;
-    if (isJsonObject(body) && body.id !== undefined && String(body.id) === id) return answeredAt(exchange);
-  }
-  return undefined;
+  const creation = exchanges.find((exchange) => createdIdOf(exchange) === id);
+  return creation && answeredAt(creation);
 }

@@ -7,7 +7,7 @@ import { expectError, expectSchema, expectStatus, expectThat, preview, responseO
 import { isJsonObject, parseJson, type Json } from '../helpers/json.js';
 import { operationOf } from '../helpers/operations.js';
 import { mayRefuseNewPet, petFieldDifferences, show, type PetField } from '../helpers/pet-fields.js';
-import { isValidPet, petName, recordIfCreated, SetupError, STATUSES } from '../helpers/pets.js';
+import { isValidPet, listedIds, petName, recordIfCreated, SetupError, STATUSES } from '../helpers/pets.js';
 import { answeredAt, readAfterWrite, readLags } from '../helpers/read-after-write.js';
 import { validateSchema } from '../helpers/schema.js';
 
@@ -412,7 +412,7 @@ describe('creating', () => {
       () => ctx.client.send({ path: '/pets', query: { status: 'pending', limit: '100' } }), (answer) => {
         const items = answer.response?.json;
         if (answer.response?.status !== 200 || !Array.isArray(items) || items.length >= 100) return true;
-        const listed = new Set(items.map((item) => (isJsonObject(item) ? String(item.id) : '')));
+        const listed = listedIds(items);
         return pending.every(([id]) => listed.has(id));
       });
     const page = responseOf(exchange).json;
