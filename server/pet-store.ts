@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { PreloadPet } from './options.js';
+import type { PreloadPet } from './settings.js';
 
 export const PET_STATUSES = ['available', 'pending', 'sold'] as const;
 

@@ -1,4 +1,4 @@
-import type { RateLimitSettings } from './options.js';
+import type { RateLimitSettings } from './settings.js';
 
 export type Verdict = 'ok' | 'limited' | 'banned';
 

@@ -1,7 +1,7 @@
-import type { ServerSettings } from '../options.js';
+import type { Area } from '../../helpers/catalog.js';
+import type { ServerSettings } from '../settings.js';
 
-/** The suites of spec/rules.yaml. */
-export type Area = 'listing' | 'creating' | 'fetching' | 'auth' | 'store' | 'versioning' | 'errors' | 'ratelimit';
+export type { Area } from '../../helpers/catalog.js';
 
 export interface DefectSpec {
   id: string;

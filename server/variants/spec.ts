@@ -1,5 +1,5 @@
-import type { Area } from '../defects/spec.js';
-import type { ServerSettings } from '../options.js';
+import type { Area } from '../../helpers/catalog.js';
+import type { ServerSettings } from '../settings.js';
 
 export interface VariantSpec {
   id: string;

@@ -1,0 +1,34 @@
+/** A pet the server holds before its first request. */
+export interface PreloadPet {
+  name: string;
+  categoryId: number | bigint;
+  status?: string;
+}
+
+export interface RateLimitSettings {
+  limit: number;
+  windowMs: number;
+}
+
+/**
+ * Everything but the switches. Kept in a module that imports nothing of the server, so the defect and
+ * variant catalogs can type their `options` without an import cycle through DefectId and VariantId.
+ */
+export interface ServerSettings {
+  /** Default 127.0.0.1. */
+  host?: string;
+  /** Default 0: an ephemeral port. */
+  port?: number;
+  /** Default '/v1'. */
+  basePath?: string;
+  /** Accepted bearer tokens; the first is reported as the server's apiKey. Default ['reference-key']. */
+  apiKeys?: readonly string[];
+  /** Fixed window per credential. Default 1000 requests per 60 000 ms (the Business plan). */
+  rateLimit?: RateLimitSettings;
+  /** A number generates that many pets with statuses cycling available, pending, sold. */
+  preload?: number | readonly PreloadPet[];
+  /** Id of the first pet. Default 1n. */
+  firstId?: bigint;
+  /** How long a created pet stays invisible to reads (a replica lagging its primary). Default 0. */
+  readLagMs?: number;
+}
