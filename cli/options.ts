@@ -2,6 +2,7 @@ import { Command, InvalidArgumentError } from 'commander';
 import { randomInt } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { activeRules, loadCatalog } from '../helpers/catalog.js';
+import { AREA_ORDER } from '../helpers/spec-facts.js';
 import { BaselineError, checkBaselineTarget, readBaselineFile, type Baseline } from './reports/baseline.js';
 import { reporterList } from './reports/reporter-option.js';
 import { REPORTER_NAMES, type ReporterName } from './reports/write.js';
@@ -64,7 +65,7 @@ Environment:
   PETSTORE_API_KEY   the API key (recommended over --api-key)
 
 Areas (for --only and --skip; rule IDs work too, see --list):
-  ${Object.keys(loadCatalog().areas).join(', ')}
+  ${AREA_ORDER.join(', ')}
 
 Exit codes:
   0  every MUST rule checked holds (--strict: every SHOULD rule too)
@@ -208,7 +209,7 @@ export function possibleKeys(argv: readonly string[], env: NodeJS.ProcessEnv): s
 }
 
 export function checkRuleNames(names: string[]): void {
-  const known = new Set([...activeRules().map((rule) => rule.id), ...Object.keys(loadCatalog().areas)]);
+  const known = new Set([...activeRules().map((rule) => rule.id), ...AREA_ORDER]);
   const unknown = names.filter((name) => !known.has(name));
   if (unknown.length > 0) {
     throw new UsageError(`unknown rule ID or area in --only/--skip: ${unknown.join(', ')} (list them with --list)`);

@@ -1,12 +1,10 @@
 // fast-check arbitraries for createPet bodies, derived from the NewPet schema of spec/openapi.yaml:
 // valid NewPets, and invalid ones built as one valid NewPet plus one named mutation, so that a
 // failure says which kind of invalidity broke the server. Bodies are produced as the exact text sent.
-import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { LosslessNumber } from 'lossless-json';
-import { parse } from 'yaml';
 import { stringifyJson, type Json } from './json.js';
-import { packagePath } from './package-root.js';
+import { INT32, INT64, openApiSchemas, PET_STATUSES } from './spec-facts.js';
 
 interface PropertySchema {
   type?: string;
@@ -19,17 +17,12 @@ interface ObjectSchema {
   properties: Record<string, PropertySchema>;
 }
 
-const SCHEMAS = (parse(readFileSync(packagePath('spec', 'openapi.yaml'), 'utf8')) as { components: { schemas: Record<string, unknown> } }).components.schemas;
-const NEW_PET = SCHEMAS.NewPet as ObjectSchema;
-/** The PetStatus enum, as the spec lists it. */
-export const PET_STATUSES: readonly string[] = (SCHEMAS.PetStatus as PropertySchema).enum ?? [];
+const NEW_PET = openApiSchemas().NewPet as ObjectSchema;
 /** Fields a NewPet must carry (name, categoryId). */
 export const REQUIRED_FIELDS: readonly string[] = NEW_PET.required;
 
-const INT64_MIN = -(2n ** 63n);
-const INT64_MAX = 2n ** 63n - 1n;
+const { min: INT64_MIN, max: INT64_MAX } = INT64;
 const DOUBLE_EXACT = 2n ** 53n;
-if (NEW_PET.properties.categoryId?.format !== 'int64') throw new Error('spec/openapi.yaml: NewPet.categoryId is no longer int64; revisit helpers/arbitraries.ts');
 
 /** A valid NewPet as sent: categoryId is a bigint so every int64 is written exactly. */
 export interface NewPetBody {
@@ -54,7 +47,7 @@ export interface InvalidBody {
 /** The edges of the integer widths servers get wrong: int64 bounds, the last exact doubles, int32 bounds. */
 export const INT64_EDGES: readonly bigint[] = [
   0n, 1n, -1n,
-  2n ** 31n - 1n, 2n ** 31n, -(2n ** 31n), -(2n ** 31n) - 1n,
+  INT32.max, INT32.max + 1n, INT32.min, INT32.min - 1n,
   DOUBLE_EXACT, DOUBLE_EXACT + 1n, -DOUBLE_EXACT - 1n,
   INT64_MAX, INT64_MAX - 1n, INT64_MIN, INT64_MIN + 1n,
 ];

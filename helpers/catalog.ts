@@ -27,11 +27,6 @@ export interface Catalog {
   rules: Rule[];
 }
 
-/** Suites run in this order: errors and rate limits judge every exchange the others made. */
-export const AREA_ORDER: readonly Area[] = [
-  'listing', 'creating', 'fetching', 'auth', 'store', 'versioning', 'fuzzing', 'errors', 'ratelimit',
-];
-
 let cached: Catalog | undefined;
 
 /** The rule catalog, parsed once from spec/rules.yaml. */

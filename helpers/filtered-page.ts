@@ -1,5 +1,5 @@
 // LIST-11's choice of a status filter and a limit that together show where a target cuts its page.
-import { STATUSES, type PetStatus } from './pets.js';
+import { PAGE_SIZE, PET_STATUSES, type PetStatus } from './spec-facts.js';
 
 export interface FilteredPageCase {
   status: PetStatus;
@@ -17,8 +17,8 @@ export interface FilteredPageCase {
  */
 export function sliceRevealingCase(order: readonly (string | undefined)[], known: ReadonlyMap<string, number>): FilteredPageCase | undefined {
   const cases: FilteredPageCase[] = [];
-  for (let limit = 1; limit <= Math.min(order.length, 100); limit++) {
-    for (const status of STATUSES) {
+  for (let limit = 1; limit <= Math.min(order.length, PAGE_SIZE.max); limit++) {
+    for (const status of PET_STATUSES) {
       const inFirst = order.slice(0, limit).filter((held) => held === status).length;
       const held = known.get(status) ?? 0;
       if (inFirst < limit && held >= limit) cases.push({ status, limit, inFirst, known: held });
@@ -30,6 +30,6 @@ export function sliceRevealingCase(order: readonly (string | undefined)[], known
 
 /** Where no status is thin enough at the head of the order: one pet of a status, pending where the target has shown one. */
 export function fallbackCase(known: ReadonlyMap<string, number>): FilteredPageCase | undefined {
-  const status = (['pending', ...STATUSES] as const).find((s) => (known.get(s) ?? 0) > 0);
-  return status && { status, limit: 1, known: known.get(status)! };
+  const status = ['pending', ...PET_STATUSES].find((s) => (known.get(s) ?? 0) > 0);
+  return status === undefined ? undefined : { status, limit: 1, known: known.get(status)! };
 }

@@ -5,9 +5,7 @@ import { asBigInt, isJsonObject, type Json } from './json.js';
 import { SkipCheck } from './outcome.js';
 import { answeredAt, readAfterWrite } from './read-after-write.js';
 import { validateSchema } from './schema.js';
-
-export const STATUSES = ['available', 'pending', 'sold'] as const;
-export type PetStatus = (typeof STATUSES)[number];
+import { INT64, PAGE_SIZE, PET_STATUSES, type PetStatus } from './spec-facts.js';
 
 export interface Pet {
   id: number | bigint;
@@ -75,7 +73,7 @@ let listing: Pet[] | undefined;
  */
 export async function petsOnTarget(ctx: CheckContext): Promise<Pet[]> {
   if (!listing) {
-    let exchange = await ctx.client.send({ path: '/pets', query: { limit: '100' } });
+    let exchange = await ctx.client.send({ path: '/pets', query: { limit: String(PAGE_SIZE.max) } });
     const status = exchange.response?.status ?? 0;
     if (status >= 400 && status < 500 && status !== 401) exchange = await ctx.client.send({ path: '/pets' });
     const body = exchange.response?.json;
@@ -92,10 +90,10 @@ export function isValidPet(pet: unknown): pet is Pet {
   return validateSchema('Pet', pet).length === 0;
 }
 
-/** The status most of these pets hold (the first of STATUSES on a tie, so `available` on an empty target). */
+/** The status most of these pets hold (the first of PET_STATUSES on a tie, so `available` on an empty target). */
 export function mostHeldStatus(pets: readonly Pet[]): PetStatus {
   const held = (status: PetStatus) => pets.filter((pet) => pet.status === status).length;
-  return STATUSES.reduce((best, status) => (held(status) > held(best) ? status : best));
+  return PET_STATUSES.reduce((best, status) => (held(status) > held(best) ? status : best));
 }
 
 /**
@@ -107,7 +105,7 @@ export async function ensurePets(ctx: CheckContext, need: { total?: number; perS
   const pets = await petsOnTarget(ctx);
   const writesFrom = ctx.client.exchanges.length;
   let created = 0;
-  for (const status of STATUSES) {
+  for (const status of PET_STATUSES) {
     const missing = (need.perStatus ?? 0) - pets.filter((pet) => pet.status === status).length;
     for (let i = 0; i < missing; i++) {
       pets.push(await createFixturePet(ctx, status, { status }));
@@ -116,7 +114,7 @@ export async function ensurePets(ctx: CheckContext, need: { total?: number; perS
   }
   const shortfall = (need.total ?? 0) - pets.length;
   for (let i = 0; i < shortfall; i++) {
-    pets.push(await createFixturePet(ctx, 'filler', { status: need.fillerStatus ?? STATUSES[i % STATUSES.length] }));
+    pets.push(await createFixturePet(ctx, 'filler', { status: need.fillerStatus ?? PET_STATUSES[i % PET_STATUSES.length] }));
     created += 1;
   }
   if (created > 0) {
@@ -136,11 +134,11 @@ async function awaitListed(ctx: CheckContext, writes: readonly Exchange[]): Prom
   const ids = created.map((exchange) => createdIdOf(exchange)!);
   const last = created.at(-1);
   if (!last) return;
-  await readAfterWrite(ctx, 'the fixtures in GET /pets?limit=100', answeredAt(last), () => ctx.client.send({ path: '/pets', query: { limit: '100' } }), (exchange) => {
+  await readAfterWrite(ctx, 'the fixtures in GET /pets?limit=100', answeredAt(last), () => ctx.client.send({ path: '/pets', query: { limit: String(PAGE_SIZE.max) } }), (exchange) => {
     const page = exchange.response?.status === 200 ? exchange.response.json : undefined;
     if (!Array.isArray(page)) return true;
     const listed = listedIds(page);
-    return page.length >= 100 || ids.every((id) => listed.has(id));
+    return page.length >= PAGE_SIZE.max || ids.every((id) => listed.has(id));
   });
 }
 
@@ -166,7 +164,7 @@ export async function petsKnownToExist(ctx: CheckContext, options: { create: boo
 /** An int64 id no response of this run has shown: the top of the range, stepping down past any it has seen. */
 export function unknownPetId(exchanges: readonly Exchange[]): bigint {
   const known = knownPetIds(exchanges);
-  let id = 2n ** 63n - 1n;
+  let id = INT64.max;
   while (known.has(String(id))) id -= 1n;
   return id;
 }

@@ -1,9 +1,7 @@
-import { readFileSync } from 'node:fs';
 import Ajv2020Module from 'ajv/dist/2020.js';
 import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
-import { parse } from 'yaml';
-import { packagePath } from './package-root.js';
+import { integerFormatBounds, openApiSchemas } from './spec-facts.js';
 
 // Both packages are CommonJS; under NodeNext the default import is module.exports, which
 // carries the real export on `.default`.
@@ -24,10 +22,8 @@ type JsonObject = Record<string, unknown>;
 const DOCUMENT_ID = 'https://petstore-conformance.invalid/openapi.yaml';
 // OpenAPI 3.1 schema keywords that JSON Schema 2020-12 does not know.
 const OPENAPI_KEYWORDS = ['discriminator', 'xml', 'externalDocs', 'example'];
-const INTEGER_RANGES: Record<string, readonly [bigint, bigint]> = {
-  int32: [-(2n ** 31n), 2n ** 31n - 1n],
-  int64: [-(2n ** 63n), 2n ** 63n - 1n],
-};
+// The integer formats ajv-formats checks on a JS number.
+const INTEGER_FORMATS = ['int32', 'int64'];
 
 interface Loaded {
   schemas: JsonObject;
@@ -38,8 +34,7 @@ let loaded: Loaded | undefined;
 
 function load(): Loaded {
   if (loaded) return loaded;
-  const document = parse(readFileSync(packagePath('spec', 'openapi.yaml'), 'utf8')) as JsonObject;
-  const schemas = ((document.components as JsonObject | undefined)?.schemas ?? {}) as JsonObject;
+  const schemas = openApiSchemas();
   const ajv = new Ajv2020({ allErrors: true });
   // `components` is only the wrapper below: keeping the schemas at the spec's own path lets its
   // '#/components/schemas/…' refs resolve unchanged.
@@ -47,7 +42,7 @@ function load(): Loaded {
   addFormats(ajv);
   // ajv-formats checks these on a JS number, which cannot hold every int64; the exact check is
   // integerFormatProblems below, done on the original (bigint-bearing) value.
-  for (const format of Object.keys(INTEGER_RANGES)) ajv.addFormat(format, true);
+  for (const format of INTEGER_FORMATS) ajv.addFormat(format, true);
   ajv.addSchema({ $id: DOCUMENT_ID, components: { schemas } });
   return (loaded = { schemas, validators: new Map(), ajv });
 }
@@ -105,7 +100,7 @@ function integerFormatProblems(schema: unknown, value: unknown, path: string, ou
   if (!isObject(schema) || depth > 100) return;
   if (typeof schema.$ref === 'string') integerFormatProblems(resolveRef(schema.$ref), value, path, out, depth + 1);
   if (Array.isArray(schema.allOf)) for (const sub of schema.allOf) integerFormatProblems(sub, value, path, out, depth + 1);
-  const range = typeof schema.format === 'string' ? INTEGER_RANGES[schema.format] : undefined;
+  const range = typeof schema.format === 'string' ? integerFormatBounds(schema.format) : undefined;
   if (range) {
     const message = integerProblem(value, schema.format as string, range);
     if (message) out.push({ path, message });
@@ -124,7 +119,7 @@ function integerFormatProblems(schema: unknown, value: unknown, path: string, ou
   }
 }
 
-function integerProblem(value: unknown, format: string, [min, max]: readonly [bigint, bigint]): string | undefined {
+function integerProblem(value: unknown, format: string, { min, max }: { min: bigint; max: bigint }): string | undefined {
   const rangeMessage = `must be ${format} (${min}..${max})`;
   let exact: bigint;
   if (typeof value === 'bigint') exact = value;

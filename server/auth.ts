@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { INT64, PAGE_SIZE, PET_STATUSES } from '../helpers/spec-facts.js';
 import type { Context } from './context.js';
 import { isPetStatus } from './new-pet.js';
 import { sendError } from './responses.js';
@@ -12,7 +13,6 @@ interface Credentials {
 // Keys a multi-tenant server issued to other clients: the several-keys variant accepts them too.
 const OTHER_CLIENTS_KEYS = ['pk_live_5b8e0c2a91d74f3e', 'partner-7731-0f4c9ad2'] as const;
 // The spec's page-size bound, as the query validator of auth-after-query-validation states it on its own.
-const MAX_LIMIT = 100;
 // RFC 6750 §2.1 read to the letter: one space, then a b64token (the strict-token68 variant).
 const STRICT_BEARER = /^bearer [A-Za-z0-9\-._~+/]+=*$/i;
 
@@ -117,15 +117,15 @@ export function answerBeforeAuth(request: FastifyRequest, reply: FastifyReply, c
 function parseInt64(raw: string): bigint | undefined {
   if (!/^-?[0-9]+$/.test(raw)) return undefined;
   const id = BigInt(raw);
-  return id >= -(2n ** 63n) && id < 2n ** 63n ? id : undefined;
+  return id >= INT64.min && id <= INT64.max ? id : undefined;
 }
 
 // What a query validator mounted in front of the auth middleware rejects (celebrate, express-validator).
 function listQueryProblem(query: Record<string, unknown>): string | undefined {
   const { limit, status } = query;
-  if (limit !== undefined && !(typeof limit === 'string' && /^[0-9]+$/.test(limit) && Number(limit) >= 1 && Number(limit) <= MAX_LIMIT)) {
-    return `"limit" must be an integer from 1 to ${MAX_LIMIT}`;
+  if (limit !== undefined && !(typeof limit === 'string' && /^[0-9]+$/.test(limit) && Number(limit) >= PAGE_SIZE.min && Number(limit) <= PAGE_SIZE.max)) {
+    return `"limit" must be an integer from ${PAGE_SIZE.min} to ${PAGE_SIZE.max}`;
   }
-  if (status !== undefined && !isPetStatus(status)) return '"status" must be one of [available, pending, sold]';
+  if (status !== undefined && !isPetStatus(status)) return `"status" must be one of [${PET_STATUSES.join(', ')}]`;
   return undefined;
 }

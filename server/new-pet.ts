@@ -1,6 +1,6 @@
 import { isLosslessNumber, LosslessNumber, parse } from 'lossless-json';
 import type { Context } from './context.js';
-import { PET_STATUSES } from './pet-store.js';
+import { INT32, INT64, PET_STATUSES, type PetStatus } from '../helpers/spec-facts.js';
 
 /** The fields of a valid NewPet (looser types only because some defects let odd values through). */
 export interface NewPetFields {
@@ -17,10 +17,6 @@ export type NewPetResult =
 
 type Field<T> = { value: T } | { problem: string };
 
-const INT64_MIN = -(2n ** 63n);
-const INT64_MAX = 2n ** 63n - 1n;
-const INT32_MIN = -(2n ** 31n);
-const INT32_MAX = 2n ** 31n - 1n;
 const NEW_PET_MEMBERS = ['name', 'categoryId', 'status'];
 // The most characters the name-max-255 variant takes: a VARCHAR(255) column, refused rather than cut.
 const NAME_MAX = 255;
@@ -129,7 +125,7 @@ function readCategoryId(raw: unknown, ctx: Context): Field<bigint | null> {
   }
   if (!INTEGER_LITERAL.test(literal)) return { problem: `categoryId must be an integer without fraction or exponent, got ${literal}` };
   const id = BigInt(literal);
-  const [min, max] = ctx.has('create-int32-categoryid') ? [INT32_MIN, INT32_MAX] : [INT64_MIN, INT64_MAX];
+  const { min, max } = ctx.has('create-int32-categoryid') ? INT32 : INT64;
   if (id < min || id > max) return { problem: `categoryId must be within ${min}..${max}, got ${literal}` };
   if (id === 0n && ctx.has('create-categoryid-zero-refused')) return { problem: 'categoryId is required' };
   return { value: id };
@@ -161,8 +157,8 @@ function lenientStatusMatch(value: string, ctx: Context): boolean {
   return false;
 }
 
-export function isPetStatus(value: unknown): value is (typeof PET_STATUSES)[number] {
-  return typeof value === 'string' && (PET_STATUSES as readonly string[]).includes(value);
+export function isPetStatus(value: unknown): value is PetStatus {
+  return typeof value === 'string' && PET_STATUSES.includes(value);
 }
 
 /** A 400; `unreadable` when the body is not JSON or not an object, which some frameworks answer before the handler runs. */

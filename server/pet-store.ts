@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import { PET_STATUSES } from '../helpers/spec-facts.js';
 import type { PreloadPet } from './settings.js';
-
-export const PET_STATUSES = ['available', 'pending', 'sold'] as const;
 
 /**
  * A pet as held. Fields are looser than the spec's Pet because some defects store what a

@@ -1,16 +1,12 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { INT32, INT64, PAGE_SIZE } from '../helpers/spec-facts.js';
 import { accepts } from './auth.js';
 import type { Context } from './context.js';
 import { isPetStatus, readNewPet, type NewPetFields, type NewPetResult } from './new-pet.js';
 import type { StoredPet } from './pet-store.js';
 import { jsonType, petBody, sendEmpty, sendError, sendJson } from './responses.js';
 
-export const DEFAULT_LIMIT = 20;
-export const MAX_LIMIT = 100;
-const INT64_MIN = -(2n ** 63n);
-const INT64_MAX = 2n ** 63n - 1n;
-const INT32_MIN = -(2n ** 31n);
-const INT32_MAX = 2n ** 31n - 1n;
+const { default: DEFAULT_LIMIT, min: MIN_LIMIT, max: MAX_LIMIT } = PAGE_SIZE;
 // Used by the deprecation-headers variant: a fixed announcement date keeps responses reproducible.
 const DEPRECATED_SINCE = Date.UTC(2025, 0, 1) / 1000;
 const SUNSET = 'Thu, 05 Dec 2030 00:00:00 GMT';
@@ -70,7 +66,7 @@ function withoutDefaultStatus(body: Record<string, unknown>, ctx: Context): Reco
 
 function readLimit(raw: unknown, ctx: Context): Parsed<number> {
   if (raw === undefined) return { value: ctx.has('list-default-limit-10') ? 10 : DEFAULT_LIMIT };
-  const problem = `limit must be an integer from 1 to ${MAX_LIMIT}`;
+  const problem = `limit must be an integer from ${MIN_LIMIT} to ${MAX_LIMIT}`;
   if (ctx.variant('lenient-limit')) return readLimitLeniently(raw, problem);
   // Signs are read so that clamp-limit can clamp -5; a conforming answer to them is still 400.
   if (typeof raw !== 'string' || !/^-?[0-9]+$/.test(raw)) {
@@ -79,7 +75,7 @@ function readLimit(raw: unknown, ctx: Context): Parsed<number> {
   const limit = Number(raw);
   // MAX_PAGE_SIZE read from the environment is a string too, so the comparison is lexicographic: "7" > "100".
   if (ctx.has('list-limit-string-compare') && raw > String(MAX_LIMIT)) return { status: 400, message: problem };
-  if (limit >= 1 && limit <= MAX_LIMIT && withinDeclaredBounds(limit, ctx)) return { value: limit };
+  if (limit >= MIN_LIMIT && limit <= MAX_LIMIT && withinDeclaredBounds(limit, ctx)) return { value: limit };
   if (limit < 1 && ctx.has('list-limit-nonpositive-500')) return { status: 500, message: 'internal error' };
   if (limit > MAX_LIMIT && ctx.has('list-limit-unbounded')) return { value: limit };
   // `if limit:` in Python: 0 is falsy, so the page is not cut at all.
@@ -87,7 +83,7 @@ function readLimit(raw: unknown, ctx: Context): Parsed<number> {
   // Handed unchecked to pets[:limit], where -1 means "all but the last".
   if (limit < 0 && ctx.has('list-limit-negative-slice')) return { value: limit };
   if (limit === 0 && ctx.variant('limit-zero-empty')) return { value: 0 };
-  if (ctx.variant('clamp-limit')) return { value: Math.min(Math.max(limit, 1), MAX_LIMIT) };
+  if (ctx.variant('clamp-limit')) return { value: Math.min(Math.max(limit, MIN_LIMIT), MAX_LIMIT) };
   return { status: 400, message: problem };
 }
 
@@ -102,7 +98,7 @@ function withinDeclaredBounds(limit: number, ctx: Context): boolean {
 function readLimitLeniently(raw: unknown, problem: string): Parsed<number> {
   const limit = typeof raw === 'string' ? Number.parseInt(raw, 10) : Number.NaN;
   if (Number.isNaN(limit)) return { value: DEFAULT_LIMIT };
-  return limit >= 1 && limit <= MAX_LIMIT ? { value: limit } : { status: 400, message: problem };
+  return limit >= MIN_LIMIT && limit <= MAX_LIMIT ? { value: limit } : { status: 400, message: problem };
 }
 
 function readStatusFilter(raw: unknown, ctx: Context): Parsed<string | undefined> {
@@ -308,14 +304,14 @@ function readPetId(raw: string, ctx: Context): { value: bigint } | { status: 400
   if (!/^-?[0-9]+$/.test(raw)) return ctx.has('fetch-petid-valueerror-500') ? { status: 500, message: `invalid literal for int() with base 10: '${raw}'` } : problem;
   const id = BigInt(raw);
   // Long.parseLong throws NumberFormatException past int64, and no handler maps it to a 400.
-  if (ctx.has('fetch-petid-overflow-500') && (id < INT64_MIN || id > INT64_MAX)) return { status: 500, message: `NumberFormatException: For input string: "${raw}"` };
+  if (ctx.has('fetch-petid-overflow-500') && (id < INT64.min || id > INT64.max)) return { status: 500, message: `NumberFormatException: For input string: "${raw}"` };
   // The bound checked as `id <= 2^63`: 2^63 itself gets through to the bigint column, whose cast fails.
-  if (ctx.has('fetch-int64-bound-off-by-one') && id === INT64_MAX + 1n) return { status: 500, message: 'ERROR: bigint out of range' };
+  if (ctx.has('fetch-int64-bound-off-by-one') && id === INT64.max + 1n) return { status: 500, message: 'ERROR: bigint out of range' };
   // strconv.ParseUint where the spec says int64: a negative id is refused as malformed.
   if (ctx.has('fetch-petid-unsigned') && id < 0n) return problem;
   // Integer.parseInt where the spec says int64: a valid id past 2^31 - 1 is refused as malformed.
-  if (ctx.has('fetch-petid-int32') && (id < INT32_MIN || id > INT32_MAX)) return problem;
-  return id >= INT64_MIN && id <= INT64_MAX ? { value: id } : problem;
+  if (ctx.has('fetch-petid-int32') && (id < INT32.min || id > INT32.max)) return problem;
+  return id >= INT64.min && id <= INT64.max ? { value: id } : problem;
 }
 
 function announceDeprecation(reply: FastifyReply, ctx: Context): void {

@@ -7,12 +7,11 @@ import { expectError, expectSchema, expectStatus, expectThat, preview, responseO
 import { isJsonObject, parseJson, type Json } from '../helpers/json.js';
 import { operationOf } from '../helpers/operations.js';
 import { mayRefuseNewPet, petFieldDifferences, show, type PetField } from '../helpers/pet-fields.js';
-import { isValidPet, listedIds, petName, recordIfCreated, SetupError, STATUSES } from '../helpers/pets.js';
+import { isValidPet, listedIds, petName, recordIfCreated, SetupError } from '../helpers/pets.js';
 import { answeredAt, readAfterWrite, readLags } from '../helpers/read-after-write.js';
 import { validateSchema } from '../helpers/schema.js';
+import { INT64, PET_STATUSES } from '../helpers/spec-facts.js';
 
-const INT64_MAX = 2n ** 63n - 1n;
-const INT64_MIN = -(2n ** 63n);
 
 /**
  * The parts of the text-edges name, each a class of string handling real stacks get wrong: trimming
@@ -63,8 +62,8 @@ const NEW_PETS = {
   basic: (runId: string) => ({ name: petName(runId, 'basic'), categoryId: 1, status: 'available' }),
   above2p53: (runId: string) => ({ name: petName(runId, 'category-2p53-plus-1'), categoryId: 2n ** 53n + 1n, status: 'pending' }),
   // Non-ASCII in one name: a server that re-encodes text does not echo it exactly.
-  int64Max: (runId: string) => ({ name: petName(runId, 'category-int64-max-ünï'), categoryId: INT64_MAX, status: 'sold' }),
-  int64Min: (runId: string) => ({ name: petName(runId, 'category-int64-min'), categoryId: INT64_MIN, status: 'available' }),
+  int64Max: (runId: string) => ({ name: petName(runId, 'category-int64-max-ünï'), categoryId: INT64.max, status: 'sold' }),
+  int64Min: (runId: string) => ({ name: petName(runId, 'category-int64-min'), categoryId: INT64.min, status: 'available' }),
   withoutStatus: (runId: string) => ({ name: petName(runId, 'without-status'), categoryId: 2 }),
   textEdges: (runId: string) => ({ name: textEdgeParts(runId).map((part) => part.text).join(''), categoryId: 3, status: 'pending' }),
   // 0 is falsy: `if (!body.categoryId)` refuses it as missing.
@@ -268,8 +267,8 @@ function invalidBodies(runId: string): Record<'CREATE-08' | 'CREATE-09' | 'CREAT
     // 7.0 and 1e2 are left out on purpose: JSON Schema counts them as integers, so a server may accept them.
     'CREATE-10': [
       { name: 'fractional categoryId 1.5', json: { name: name('categoryId-fraction'), categoryId: 1.5 } },
-      { name: 'categoryId 2^63 (one above int64)', json: { name: name('categoryId-2p63'), categoryId: 2n ** 63n } },
-      { name: 'categoryId -2^63-1 (one below int64)', json: { name: name('categoryId-below-int64'), categoryId: INT64_MIN - 1n } },
+      { name: 'categoryId 2^63 (one above int64)', json: { name: name('categoryId-2p63'), categoryId: INT64.max + 1n } },
+      { name: 'categoryId -2^63-1 (one below int64)', json: { name: name('categoryId-below-int64'), categoryId: INT64.min - 1n } },
     ],
     'CREATE-11': [
       { name: 'status "Available" (wrong case)', json: { name: name('status-case'), categoryId: 1, status: 'Available' } },
@@ -380,8 +379,8 @@ describe('creating', () => {
       expected: 'status 201', seen: `status ${responseOf(created.exchange).status}`, exchanges: [created.exchange],
     });
     const status = createdBody(created).status;
-    expectThat(status === undefined || (STATUSES as readonly Json[]).includes(status), `expected no status or one of ${STATUSES.join(', ')} for a pet created without status, saw ${show(status)}`, {
-      expected: `no status, or one of ${STATUSES.join(', ')}`, seen: `status ${show(status)}`, exchanges: [created.exchange],
+    expectThat(status === undefined || (PET_STATUSES as readonly Json[]).includes(status), `expected no status or one of ${PET_STATUSES.join(', ')} for a pet created without status, saw ${show(status)}`, {
+      expected: `no status, or one of ${PET_STATUSES.join(', ')}`, seen: `status ${show(status)}`, exchanges: [created.exchange],
     });
   });
 

@@ -8,8 +8,7 @@ import { asBigInt, isJsonObject } from '../helpers/json.js';
 import { petFieldDifferences, show, type PetField } from '../helpers/pet-fields.js';
 import { createdAtOf, readAfterWrite } from '../helpers/read-after-write.js';
 import { highestKnownPetId, isValidPet, petsKnownToExist, unknownPetId, type Pet } from '../helpers/pets.js';
-
-const INT64_MAX = 2n ** 63n - 1n;
+import { INT64 } from '../helpers/spec-facts.js';
 
 /** Whether a double would round this id: the ids a lookup through a JS number or a float column gets wrong. */
 function doubleLoses(id: number | bigint): boolean {
@@ -29,7 +28,7 @@ function badPetIds(id: number | bigint): Array<{ name: string; segment: string }
     { name: 'an existing id with a fraction', segment: `${id}.5` },
     { name: 'letters only', segment: 'abc' },
     // The first value past the int64 bound: an off-by-one range check or an unsigned parser lets it through.
-    { name: 'int64 max + 1', segment: String(INT64_MAX + 1n) },
+    { name: 'int64 max + 1', segment: String(INT64.max + 1n) },
     // 2^64 + id wraps to the existing id in 64-bit arithmetic: an overflowing parser serves that pet.
     { name: 'an existing id plus 2^64 (beyond int64)', segment: String(2n ** 64n + BigInt(id)) },
   ];
@@ -38,7 +37,7 @@ function badPetIds(id: number | bigint): Array<{ name: string; segment: string }
 /** One above the highest id the target has shown: the slot an array-backed store gets wrong by one. */
 function nextPetId(ctx: CheckContext): bigint | undefined {
   const highest = highestKnownPetId(ctx.client.exchanges);
-  return highest === undefined || highest >= INT64_MAX ? undefined : highest + 1n;
+  return highest === undefined || highest >= INT64.max ? undefined : highest + 1n;
 }
 
 /**

@@ -6,8 +6,9 @@ import { describeExchange } from '../helpers/exchange.js';
 import { expectNoServerError, expectSchema, expectStatus, expectThat, preview, responseOf } from '../helpers/expect.js';
 import { fallbackCase, sliceRevealingCase } from '../helpers/filtered-page.js';
 import { asBigInt } from '../helpers/json.js';
-import { ensurePets, knownPetIds, knownPets, knownStatusCounts, mostHeldStatus, SetupError, STATUSES, type Pet } from '../helpers/pets.js';
+import { ensurePets, knownPetIds, knownPets, knownStatusCounts, mostHeldStatus, SetupError, type Pet } from '../helpers/pets.js';
 import { validateSchema } from '../helpers/schema.js';
+import { PAGE_SIZE, PET_STATUSES } from '../helpers/spec-facts.js';
 
 /**
  * A 200 page, or a violation saying what came back instead. Only the array is required here: whether
@@ -165,7 +166,7 @@ describe('listing', () => {
   check('LIST-09', async (ctx) => {
     await ensureListed(ctx, { perStatus: 1 });
     let judged = 0;
-    for (const status of STATUSES) {
+    for (const status of PET_STATUSES) {
       await ctx.softly(async () => {
         const { pets, exchange } = await statusPage(ctx, status);
         judged += pets.length;
@@ -182,7 +183,7 @@ describe('listing', () => {
   check('LIST-10', async (ctx) => {
     await ensureListed(ctx, { perStatus: 1 });
     const known = knownStatusCounts(ctx.client.exchanges);
-    const held = STATUSES.filter((status) => (known.get(status) ?? 0) > 0);
+    const held = PET_STATUSES.filter((status) => (known.get(status) ?? 0) > 0);
     if (held.length === 0) ctx.skip('the target has shown no pet with a status, so an empty filtered page cannot be told from a right one');
     for (const status of held) {
       await ctx.softly(async () => {
@@ -225,9 +226,9 @@ describe('listing', () => {
   });
   check('LIST-14', async (ctx) => {
     const known = knownStatusCounts(ctx.client.exchanges);
-    const status = STATUSES.find((s) => (known.get(s) ?? 0) > 20);
+    const status = PET_STATUSES.find((s) => (known.get(s) ?? 0) > 20);
     if (!status) {
-      const held = STATUSES.map((s) => `${known.get(s) ?? 0} ${s}`).join(', ');
+      const held = PET_STATUSES.map((s) => `${known.get(s) ?? 0} ${s}`).join(', ');
       return ctx.skip(`no status has more than 20 pets the target has shown (${held}), so a filtered default page of 20 cannot be told from a short one; LIST-02 makes 21 of one status only on an empty target`);
     }
     const { pets, exchange } = await statusPage(ctx, status);

@@ -2,7 +2,8 @@
 // agree. Each test fails with the list of what falls short, so the fix is in the message.
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { AREA_ORDER, loadCatalog, type Rule } from '../helpers/catalog.js';
+import { loadCatalog, type Rule } from '../helpers/catalog.js';
+import { AREA_ORDER } from '../helpers/spec-facts.js';
 import { packagePath } from '../helpers/package-root.js';
 import { DEFECTS } from '../server/defects.js';
 import { VARIANTS } from '../server/variants.js';
@@ -67,7 +68,6 @@ describe('the rule catalog', () => {
     expect(rules.filter((rule) => !['MUST', 'SHOULD', 'INFO'].includes(rule.level)).map((rule) => `${rule.id}: ${rule.level}`), 'unknown levels').toEqual([]);
     expect(rules.filter((rule) => !rule.summary.startsWith(`${rule.level} `)).map((rule) => `${rule.id} [${rule.level}]: ${rule.summary}`), 'summaries not starting with their level').toEqual([]);
     expect(rules.filter((rule) => !AREA_ORDER.includes(rule.area)).map((rule) => `${rule.id}: ${rule.area}`), 'areas outside AREA_ORDER').toEqual([]);
-    expect(Object.keys(catalog.areas).sort(), 'catalog areas vs AREA_ORDER').toEqual([...AREA_ORDER].sort());
     expect(rules.filter((rule) => !['active', 'pending', 'retired'].includes(stateOf(rule))).map((rule) => `${rule.id}: ${rule.state}`), 'unknown states').toEqual([]);
     expect(rules.filter((rule) => stateOf(rule) === 'pending' && !rule.reason).map((rule) => rule.id), 'pending rules without a reason').toEqual([]);
   });

@@ -2,6 +2,7 @@ import { describe, it, expect } from 'vitest';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { packagePath } from '../helpers/package-root.js';
 import { validateSchema } from '../helpers/schema.js';
+import { AREA_ORDER, INT32, INT64, integerFormatBounds, PAGE_SIZE, PET_STATUSES } from '../helpers/spec-facts.js';
 
 const SPEC = packagePath('spec', 'openapi.yaml');
 const RATE_LIMIT_HEADERS = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'];
@@ -128,5 +129,22 @@ describe('validateSchema', () => {
       { path: '/1/categoryId', message: 'must be int64 (-9223372036854775808..9223372036854775807)' },
     ]);
     expect(validateSchema('PetList', [pet, { ...pet, name: 7 }])).toEqual([{ path: '/1/name', message: 'must be string' }]);
+  });
+});
+
+describe('the spec facts code reads from spec/openapi.yaml and spec/rules.yaml', () => {
+  it('bound every id by int64 and know int32, the width servers wrongly store ids in', () => {
+    expect(INT64).toEqual({ min: -9223372036854775808n, max: 9223372036854775807n });
+    expect(INT32).toEqual({ min: -2147483648n, max: 2147483647n });
+    expect(integerFormatBounds('date-time')).toBeUndefined();
+  });
+
+  it('list the PetStatus enum and the page size of GET /pets as the spec states them', () => {
+    expect(PET_STATUSES).toEqual(['available', 'pending', 'sold']);
+    expect(PAGE_SIZE).toEqual({ min: 1, max: 100, default: 20 });
+  });
+
+  it('order the areas as rules.yaml lists them, errors and rate limits last so they judge every exchange before them', () => {
+    expect(AREA_ORDER).toEqual(['listing', 'creating', 'fetching', 'auth', 'store', 'versioning', 'fuzzing', 'errors', 'ratelimit']);
   });
 });

@@ -1,4 +1,5 @@
-import { AREA_ORDER, loadCatalog, type Level } from '../../helpers/catalog.js';
+import { loadCatalog, type Level } from '../../helpers/catalog.js';
+import { AREA_ORDER } from '../../helpers/spec-facts.js';
 import type { Evidence, ExchangeEvidence, Outcome } from '../../helpers/outcome.js';
 import { causesOf, sharedCauses, type Report, type RuleResult } from '../report.js';
 import { waitsText } from '../terminal.js';
