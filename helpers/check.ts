@@ -2,7 +2,7 @@ import { test, type TestContext } from 'vitest';
 import { deselectionReason, getRule, type Rule } from './catalog.js';
 import { BudgetExhausted, RateLimitWaitTooLong, type PetstoreClient } from './client.js';
 import type { Exchange } from './exchange.js';
-import { RuleViolation, SkipCheck, toEvidence, type RuleMeta } from './outcome.js';
+import { RuleViolation, SkipCheck, toEvidence, type RuleMeta, type ViolationFacts } from './outcome.js';
 import { runConfig, type RunConfig } from './run-config.js';
 import { theClient } from './run.js';
 
@@ -12,6 +12,8 @@ export interface CheckContext {
   rule: Rule;
   /** Puts a finding on record: the whole point of an INFO rule, a useful note for the others. */
   observe(note: string): void;
+  /** Records that the server broke the rule, stated by its facts, and goes on: every broken case is reported. */
+  violation(facts: ViolationFacts): void;
   /** Runs one part of the check; a violation is kept and the check goes on, so every broken case is reported. */
   softly(part: () => Promise<void> | void): Promise<void>;
   /** Ends the check as skipped, with a reason that names what would enable it. */
@@ -49,6 +51,7 @@ async function runCheck(rule: Rule, body: (ctx: CheckContext) => Promise<void>, 
   const context: CheckContext = {
     client, config, rule,
     observe: (note) => meta.observations.push(note),
+    violation: (facts) => violations.push(RuleViolation.of(facts)),
     softly: async (part) => {
       try {
         await part();

@@ -1,7 +1,7 @@
 import type { Exchange, RecordedResponse } from './exchange.js';
 import { describeExchange } from './exchange.js';
 import type { Json } from './json.js';
-import { RuleViolation } from './outcome.js';
+import { RuleViolation, type ViolationFacts } from './outcome.js';
 import { validateSchema, type SchemaName } from './schema.js';
 
 /** The response of an exchange the client returned: it always has one (transport failures throw). */
@@ -14,9 +14,10 @@ export function responseOf(exchange: Exchange): RecordedResponse {
 export function expectStatus(exchange: Exchange, allowed: readonly number[], context = ''): RecordedResponse {
   const response = responseOf(exchange);
   if (!allowed.includes(response.status)) {
-    const expected = allowed.length === 1 ? `status ${allowed[0]}` : `one of [${allowed.join(', ')}]`;
-    throw new RuleViolation(`${context ? `${context}: ` : ''}expected ${expected}, saw ${response.status} (${describeExchange(exchange)})`, {
-      expected, seen: `status ${response.status}; body ${preview(response.rawBody)}`, exchanges: [exchange],
+    throw RuleViolation.of({
+      what: context || undefined,
+      expected: allowed.length === 1 ? `status ${allowed[0]}` : `one of [${allowed.join(', ')}]`,
+      seen: String(response.status), body: preview(response.rawBody), exchanges: [exchange],
     });
   }
   return response;
@@ -25,18 +26,18 @@ export function expectStatus(exchange: Exchange, allowed: readonly number[], con
 /** Fails unless the body is JSON valid against the named schema of spec/openapi.yaml. */
 export function expectSchema(exchange: Exchange, schema: SchemaName, context = ''): Json {
   const response = responseOf(exchange);
-  const prefix = context ? `${context}: ` : '';
+  const what = context || undefined;
   if (response.json === undefined) {
-    throw new RuleViolation(`${prefix}expected a JSON ${schema} body, saw ${response.rawBody.length === 0 ? 'an empty body' : `text that is not JSON (${response.jsonError})`} (${describeExchange(exchange)})`, {
-      expected: `a JSON ${schema}`, seen: preview(response.rawBody), exchanges: [exchange],
+    const empty = response.rawBody.length === 0;
+    throw RuleViolation.of({
+      what, expected: `a JSON ${schema} body`, seen: empty ? 'an empty body' : `text that is not JSON (${response.jsonError})`,
+      body: empty ? undefined : preview(response.rawBody), exchanges: [exchange],
     });
   }
   const problems = validateSchema(schema, response.json);
   if (problems.length > 0) {
     const listed = problems.slice(0, 5).map((p) => `${p.path || '/'} ${p.message}`).join('; ');
-    throw new RuleViolation(`${prefix}expected a valid ${schema} body, saw ${listed} (${describeExchange(exchange)})`, {
-      expected: `a body valid against ${schema}`, seen: preview(response.rawBody), exchanges: [exchange],
-    });
+    throw RuleViolation.of({ what, expected: `a valid ${schema} body`, seen: listed, body: preview(response.rawBody), exchanges: [exchange] });
   }
   return response.json;
 }
@@ -51,16 +52,17 @@ export function expectError(exchange: Exchange, status: number, context = ''): v
 export function expectNoServerError(exchange: Exchange, context = ''): RecordedResponse {
   const response = responseOf(exchange);
   if (response.status >= 500) {
-    throw new RuleViolation(`${context ? `${context}: ` : ''}expected no 5xx, saw ${response.status} (${describeExchange(exchange)})`, {
-      expected: 'a status below 500', seen: `status ${response.status}; body ${preview(response.rawBody)}`, exchanges: [exchange],
-    });
+    throw RuleViolation.of({ what: context || undefined, expected: 'no 5xx', seen: String(response.status), body: preview(response.rawBody), exchanges: [exchange] });
   }
   return response;
 }
 
-/** Fails with a plain statement when a condition about the data does not hold. */
-export function expectThat(condition: boolean, message: string, details: { expected?: string; seen?: string; exchanges?: readonly Exchange[] } = {}): asserts condition {
-  if (!condition) throw new RuleViolation(message, details);
+/**
+ * Fails when a condition about the data does not hold, ending the part of the check it is in (what follows
+ * needs it). To record a finding and go on, a check calls ctx.violation instead.
+ */
+export function expectThat(condition: boolean, facts: ViolationFacts): asserts condition {
+  if (!condition) throw RuleViolation.of(facts);
 }
 
 /** The first bytes of a body, for messages. */

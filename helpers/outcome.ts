@@ -1,4 +1,4 @@
-import { curlFor, type Exchange } from './exchange.js';
+import { curlFor, describeExchange, type Exchange } from './exchange.js';
 
 export type Outcome = 'passed' | 'failed' | 'skipped' | 'errored';
 
@@ -45,28 +45,61 @@ declare module '@vitest/runner' {
   }
 }
 
+/** One finding, each fact stated once: the message a report leads with is rendered from these. */
+export interface ViolationFacts {
+  /** The case, where a rule judges several: `limit=0`, `createPet 400: 2 of 5 response(s) break the rule`. */
+  what?: string;
+  expected: string;
+  seen: string;
+  /** The body behind `seen`, for the report's seen field; the one-line message leaves it out. */
+  body?: string;
+  /** The exchanges that show it, named at the end of the message: `(GET /v1/pets → 200)`. */
+  exchanges?: readonly Exchange[];
+  /** How the finding was reached, after the statement: `seed 7, shrunk in 3 step(s)`. */
+  note?: string;
+  counterexample?: Counterexample;
+}
+
+/**
+ * The house form of a finding: "limit=0: expected a 4xx, saw 500 (GET /v1/pets?limit=0 → 500)". Reports
+ * group findings by the "expected …, saw …" statement, so the case goes before it and the exchanges and
+ * the note after it.
+ */
+export function violationMessage(facts: ViolationFacts): string {
+  const exchanges = facts.exchanges ?? [];
+  const shownBy = exchanges.length > 0 ? ` (${exchanges.map(describeExchange).join(', then ')})` : '';
+  return `${facts.what ? `${facts.what}: ` : ''}expected ${facts.expected}, saw ${facts.seen}${shownBy}${facts.note ? `; ${facts.note}` : ''}`;
+}
+
 /** The server broke the rule: the check states what it expected and what it saw. */
 export class RuleViolation extends Error {
   override name = 'RuleViolation';
   readonly evidence: Evidence[];
+  /** What a single finding was stated as, so that a wrapper (a fuzz counterexample) can restate it. */
+  readonly facts?: ViolationFacts;
 
-  constructor(message: string, details: { expected?: string; seen?: string; exchanges?: readonly Exchange[]; counterexample?: Counterexample } = {}) {
+  private constructor(message: string, evidence: Evidence[], facts?: ViolationFacts) {
     super(message);
-    this.evidence = [{
+    this.evidence = evidence;
+    this.facts = facts;
+  }
+
+  /** One finding, its message rendered from its facts. */
+  static of(facts: ViolationFacts): RuleViolation {
+    const message = violationMessage(facts);
+    return new RuleViolation(message, [{
       message,
-      expected: details.expected,
-      seen: details.seen,
-      exchanges: (details.exchanges ?? []).map(toEvidence),
-      counterexample: details.counterexample,
-    }];
+      expected: facts.expected,
+      seen: facts.body === undefined ? facts.seen : `${facts.seen}; body ${facts.body}`,
+      exchanges: (facts.exchanges ?? []).map(toEvidence),
+      counterexample: facts.counterexample,
+    }], facts);
   }
 
   /** Several violations of one rule (one per operation, say), reported together. */
   static combine(violations: RuleViolation[]): RuleViolation {
     if (violations.length === 1) return violations[0]!;
-    const combined = new RuleViolation(`${violations.length} violations: ${violations.map((v) => v.message).join('; ')}`);
-    combined.evidence.splice(0, 1, ...violations.flatMap((v) => v.evidence));
-    return combined;
+    return new RuleViolation(`${violations.length} violations: ${violations.map((v) => v.message).join('; ')}`, violations.flatMap((v) => v.evidence));
   }
 }
 

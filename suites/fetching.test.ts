@@ -70,8 +70,8 @@ describe('fetching', () => {
         // A status the pet was seen without is not compared: the server may have chosen one since.
         const fields: PetField[] = pet.status === undefined ? ['id', 'name', 'categoryId'] : ['id', 'name', 'categoryId', 'status'];
         const differences = petFieldDifferences(pet, responseOf(exchange).json, fields);
-        expectThat(differences.length === 0, `GET /pets/${pet.id} does not serve the pet as the run saw it: ${differences.join('; ')}`, {
-          expected: show(pet), seen: responseOf(exchange).rawBody, exchanges: [exchange],
+        expectThat(differences.length === 0, {
+          what: `GET /pets/${pet.id}`, expected: `the pet as the run saw it, ${show(pet)}`, seen: differences.join('; '), body: responseOf(exchange).rawBody, exchanges: [exchange],
         });
       });
     }
@@ -99,8 +99,9 @@ describe('fetching', () => {
         // Whether the Error body is right is ERR-02's finding; here only the class of the status.
         expectNoServerError(exchange, `petId ${bad.segment} (${bad.name})`);
         const { status, rawBody } = responseOf(exchange);
-        expectThat(status >= 400, `petId ${bad.segment} (${bad.name}): expected a 4xx for a petId that is not an int64 (the spec names no status; 400 and 404 are usual), saw ${status} (${describeExchange(exchange)})`, {
-          expected: 'a 4xx status', seen: `status ${status}; body ${preview(rawBody)}`, exchanges: [exchange],
+        expectThat(status >= 400, {
+          what: `petId ${bad.segment} (${bad.name})`, expected: 'a 4xx for a petId that is not an int64 (the spec names no status; 400 and 404 are usual)',
+          seen: String(status), body: preview(rawBody), exchanges: [exchange],
         });
       });
     }

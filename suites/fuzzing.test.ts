@@ -43,15 +43,14 @@ function counterexample<T>(property: Property<T>, failure: FuzzFailure<T>): Rule
   const { ctx, runsOption } = property;
   const { seed } = ctx.config;
   const runs = runsOption === '--fuzz-runs' ? ctx.config.fuzzRuns : ctx.config.fuzzValidRuns;
-  const seen = failure.violation.evidence[0];
   // The bundled server's port dies with the run: its replay line starts a new one instead.
   const target = ctx.config.embedded ? '' : `--base-url ${ctx.config.baseUrl} `;
   const replay = `npx petstore-conformance ${target}--only ${ctx.rule.id} --seed ${seed} ${runsOption} ${runs}`;
   const shrunk = failure.shrinkSteps === 0 ? 'not shrunk' : `shrunk in ${failure.shrinkSteps} step(s)`;
-  return new RuleViolation(`${failure.violation.message}; seed ${seed}, ${shrunk}`, {
-    expected: seen?.expected,
-    seen: seen?.seen,
-    exchanges: seen?.exchanges.map((evidence) => evidence.exchange),
+  return RuleViolation.of({
+    // A probe throws single findings, which keep their facts; only combined ones lack them.
+    ...failure.violation.facts!,
+    note: `seed ${seed}, ${shrunk}`,
     counterexample: { seed, path: failure.path, mutation: property.labelOf(failure.value), body: property.textOf(failure.value), replay },
   });
 }
@@ -69,9 +68,7 @@ async function expectRejected(ctx: CheckContext, body: InvalidBody): Promise<voi
   const context = `${body.mutation} (${body.detail})`;
   expectStatus(exchange, [400], context);
   const error = expectSchema(exchange, 'Error', context) as { status?: unknown };
-  expectThat(jsonEquals(error.status, 400), `${context}: expected an Error whose status is 400, saw ${show(error.status)}`, {
-    expected: 'Error.status 400', seen: `Error.status ${show(error.status)}`, exchanges: [exchange],
-  });
+  expectThat(jsonEquals(error.status, 400), { what: context, expected: 'an Error whose status is 400', seen: show(error.status), exchanges: [exchange] });
 }
 
 /** 201 with a Pet that carries exactly the name, categoryId and status sent (int64 compared exactly). */
@@ -89,9 +86,7 @@ async function expectEchoed(ctx: CheckContext, shape: string, pet: NewPetBody): 
   // Without a status sent, the Pet schema alone decides: absent or a PetStatus (the spec states no default).
   const fields: PetField[] = pet.status === undefined ? ['name', 'categoryId'] : ['name', 'categoryId', 'status'];
   const differences = petFieldDifferences(pet, created, fields);
-  expectThat(differences.length === 0, `${context}: expected the Pet to echo what was sent, saw ${differences.join('; ')}`, {
-    expected: `the Pet echoing ${fields.join(', ')}`, seen: differences.join('; '), exchanges: [exchange],
-  });
+  expectThat(differences.length === 0, { what: context, expected: `the Pet to echo ${fields.join(', ')} as sent`, seen: differences.join('; '), exchanges: [exchange] });
 }
 
 function bodies(count: number, kind: 'valid' | 'invalid'): string {

@@ -22,9 +22,7 @@ async function listPage(ctx: CheckContext, query: Record<string, string> | strin
 
 function expectArray(exchange: Exchange): Pet[] {
   const body = responseOf(exchange).json;
-  expectThat(Array.isArray(body), `expected a JSON array of pets, saw ${preview(responseOf(exchange).rawBody, 120)} (${describeExchange(exchange)})`, {
-    expected: 'a JSON array of Pet', seen: preview(responseOf(exchange).rawBody), exchanges: [exchange],
-  });
+  expectThat(Array.isArray(body), { expected: 'a JSON array of pets', seen: preview(responseOf(exchange).rawBody, 120), exchanges: [exchange] });
   return body as unknown as Pet[];
 }
 
@@ -56,12 +54,8 @@ async function ensureSuiteFixtures(ctx: CheckContext): Promise<void> {
 function expectPageSize(ctx: CheckContext, pets: Pet[], limit: number, known: number, exchange: Exchange): void {
   if (known === 0 && pets.length === 0) ctx.skip(`the target has shown no pet, so limit=${limit} cannot be told from an empty store (--read-only on an empty target?)`);
   const want = Math.min(limit, known);
-  expectThat(pets.length <= limit, `expected at most ${limit} pets, saw ${pets.length} (${describeExchange(exchange)})`, {
-    expected: `at most ${limit}`, seen: `${pets.length} pets`, exchanges: [exchange],
-  });
-  expectThat(pets.length >= want, `expected ${want} pets (the target holds at least ${known}), saw ${pets.length} (${describeExchange(exchange)})`, {
-    expected: `${want} pets`, seen: `${pets.length} pets`, exchanges: [exchange],
-  });
+  expectThat(pets.length <= limit, { expected: `at most ${limit} pets`, seen: `${pets.length} pets`, exchanges: [exchange] });
+  expectThat(pets.length >= want, { expected: `${want} pets (the target holds at least ${known})`, seen: `${pets.length} pets`, exchanges: [exchange] });
 }
 
 /**
@@ -76,11 +70,11 @@ async function expectRefusedOrPaged(ctx: CheckContext, value: string): Promise<v
     expectSchema(exchange, 'Error', `limit=${value} refused with ${status}`);
     return;
   }
-  expectThat(status === 200, `limit=${value}: expected a 4xx with an Error body or a 200 page, saw ${status} (${describeExchange(exchange)})`, {
-    expected: 'a 4xx Error or a 200 page of at most 100 pets', seen: `status ${status}; body ${preview(responseOf(exchange).rawBody)}`, exchanges: [exchange],
+  expectThat(status === 200, {
+    what: `limit=${value}`, expected: 'a 4xx with an Error body or a 200 page', seen: `${status}`, body: preview(responseOf(exchange).rawBody), exchanges: [exchange],
   });
   const pets = expectArray(exchange);
-  expectThat(pets.length <= 100, `limit=${value}: expected at most 100 pets, saw ${pets.length}`, { expected: 'at most 100 pets', seen: `${pets.length}`, exchanges: [exchange] });
+  expectThat(pets.length <= PAGE_SIZE.max, { what: `limit=${value}`, expected: `at most ${PAGE_SIZE.max} pets`, seen: `${pets.length} pets`, exchanges: [exchange] });
 }
 
 /** How a target reacted to a bad limit, in words for LIST-08. */
@@ -126,9 +120,9 @@ describe('listing', () => {
     await ensureSuiteFixtures(ctx);
     const { pets, exchange } = await listPage(ctx);
     const known = knownPetIds(ctx.client.exchanges).size;
-    if (known <= 20) ctx.skip(`the target has shown only ${known} pet(s), so a default page of 20 cannot be told from a short store`);
-    expectThat(pets.length === 20, `expected exactly 20 pets without limit (the target holds at least ${known}), saw ${pets.length}`, {
-      expected: '20 pets', seen: `${pets.length} pets`, exchanges: [exchange],
+    if (known <= PAGE_SIZE.default) ctx.skip(`the target has shown only ${known} pet(s), so a default page of ${PAGE_SIZE.default} cannot be told from a short store`);
+    expectThat(pets.length === PAGE_SIZE.default, {
+      expected: `exactly ${PAGE_SIZE.default} pets without limit (the target holds at least ${known})`, seen: `${pets.length} pets`, exchanges: [exchange],
     });
   });
 
@@ -171,8 +165,9 @@ describe('listing', () => {
         const { pets, exchange } = await statusPage(ctx, status);
         judged += pets.length;
         const strays = pets.filter((pet) => pet.status !== status);
-        expectThat(strays.length === 0, `status=${status}: expected only ${status} pets, saw ${strays.length} other(s), e.g. id ${strays[0]?.id} with status ${JSON.stringify(strays[0]?.status)}`, {
-          expected: `every pet with status ${status}`, seen: `${strays.length} of ${pets.length} with another status`, exchanges: [exchange],
+        expectThat(strays.length === 0, {
+          what: `status=${status}`, expected: `only ${status} pets`, exchanges: [exchange],
+          seen: `${strays.length} of ${pets.length} with another status, e.g. id ${strays[0]?.id} with status ${JSON.stringify(strays[0]?.status)}`,
         });
       });
     }
@@ -189,8 +184,8 @@ describe('listing', () => {
       await ctx.softly(async () => {
         const { pets, exchange } = await statusPage(ctx, status);
         const matching = pets.filter((pet) => pet.status === status);
-        expectThat(matching.length > 0, `status=${status}: expected at least one ${status} pet (the target has shown ${known.get(status)}), saw none`, {
-          expected: `at least one pet with status ${status}`, seen: `${pets.length} pets, none ${status}`, exchanges: [exchange],
+        expectThat(matching.length > 0, {
+          what: `status=${status}`, expected: `at least one ${status} pet (the target has shown ${known.get(status)})`, seen: `${pets.length} pets, none ${status}`, exchanges: [exchange],
         });
       });
     }
@@ -207,8 +202,9 @@ describe('listing', () => {
     const { status, limit } = chosen;
     const { pets, exchange } = await listPage(ctx, { status, limit: String(limit) });
     const why = chosen.inFirst === undefined ? '' : `; its first ${limit} pet(s) unfiltered hold ${chosen.inFirst} ${status}, so a page cut before filtering comes back short`;
-    expectThat(pets.length === limit && pets.every((pet) => pet.status === status), `status=${status}&limit=${limit}: expected exactly ${limit} ${status} pet(s) (the target has shown ${chosen.known}${why}), saw ${pets.length} pet(s) with statuses ${JSON.stringify(pets.map((p) => p.status))}`, {
-      expected: `${limit} pets, all ${status}`, seen: `${pets.length} pets: ${JSON.stringify(pets.map((p) => p.status))}`, exchanges: [exchange],
+    expectThat(pets.length === limit && pets.every((pet) => pet.status === status), {
+      what: `status=${status}&limit=${limit}`, expected: `exactly ${limit} ${status} pet(s) (the target has shown ${chosen.known}${why})`,
+      seen: `${pets.length} pet(s) with statuses ${JSON.stringify(pets.map((p) => p.status))}`, exchanges: [exchange],
     });
   });
 
@@ -226,15 +222,15 @@ describe('listing', () => {
   });
   check('LIST-14', async (ctx) => {
     const known = knownStatusCounts(ctx.client.exchanges);
-    const status = PET_STATUSES.find((s) => (known.get(s) ?? 0) > 20);
+    const status = PET_STATUSES.find((s) => (known.get(s) ?? 0) > PAGE_SIZE.default);
     if (!status) {
       const held = PET_STATUSES.map((s) => `${known.get(s) ?? 0} ${s}`).join(', ');
-      return ctx.skip(`no status has more than 20 pets the target has shown (${held}), so a filtered default page of 20 cannot be told from a short one; LIST-02 makes 21 of one status only on an empty target`);
+      return ctx.skip(`no status has more than ${PAGE_SIZE.default} pets the target has shown (${held}), so a filtered default page of ${PAGE_SIZE.default} cannot be told from a short one; LIST-02 makes ${PAGE_SIZE.default + 1} of one status only on an empty target`);
     }
     const { pets, exchange } = await statusPage(ctx, status);
     // Only the count: whether the page holds the right statuses is LIST-09's.
-    expectThat(pets.length === 20, `status=${status} without limit: expected exactly 20 pets (the target has shown ${known.get(status)} ${status}), saw ${pets.length}`, {
-      expected: '20 pets', seen: `${pets.length} pets`, exchanges: [exchange],
+    expectThat(pets.length === PAGE_SIZE.default, {
+      what: `status=${status} without limit`, expected: `exactly ${PAGE_SIZE.default} pets (the target has shown ${known.get(status)} ${status})`, seen: `${pets.length} pets`, exchanges: [exchange],
     });
   });
 });

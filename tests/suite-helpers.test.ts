@@ -1,12 +1,15 @@
 // The small helpers the suites judge with: which operation an exchange addressed, exact Pet field
-// comparison, the getPet removal date, an id no pet has, what the target has shown and LIST-11's case. Plain functions, so plain tests.
+// comparison, the getPet removal date, an id no pet has, what the target has shown, LIST-11's case and how a finding is
+// worded. Plain functions, so plain tests.
 import { describe, expect, it } from 'vitest';
 import { getPetRemoved } from '../helpers/deprecation.js';
 import type { Exchange } from '../helpers/exchange.js';
+import { expectStatus } from '../helpers/expect.js';
 import { parseJson } from '../helpers/json.js';
 import { groupExchanges, operationOf } from '../helpers/operations.js';
 import { mayRefuseNewPet, petFieldDifferences } from '../helpers/pet-fields.js';
 import { fallbackCase, sliceRevealingCase } from '../helpers/filtered-page.js';
+import { RuleViolation, violationMessage } from '../helpers/outcome.js';
 import { highestKnownPetId, knownPets, knownStatusCounts, mostHeldStatus, unknownPetId, type Pet } from '../helpers/pets.js';
 
 const BASE = 'https://staging.example.com/v1';
@@ -138,5 +141,33 @@ describe('sliceRevealingCase', () => {
     expect(fallbackCase(counts({ available: 3, pending: 1 }))).toEqual({ status: 'pending', limit: 1, known: 1 });
     expect(fallbackCase(counts({ sold: 2 }))).toEqual({ status: 'sold', limit: 1, known: 2 });
     expect(fallbackCase(counts({}))).toBeUndefined();
+  });
+});
+
+describe('a finding, stated once by its facts', () => {
+  it('reads "<case>: expected <expected>, saw <seen> (<exchanges>); <note>"', () => {
+    const listed = exchange('GET', '/pets?limit=0', 500);
+    expect(violationMessage({ what: 'limit=0', expected: 'a 4xx', seen: '500', exchanges: [listed] })).toBe('limit=0: expected a 4xx, saw 500 (GET /v1/pets?limit=0 → 500)');
+    expect(violationMessage({ expected: 'status 429', seen: '200', exchanges: [listed, exchange('GET', '/pets', 200)], note: 'seed 7, not shrunk' }))
+      .toBe('expected status 429, saw 200 (GET /v1/pets?limit=0 → 500, then GET /v1/pets → 200); seed 7, not shrunk');
+  });
+
+  it('gives reports the same expected and seen, the body behind seen kept out of the one-line message', () => {
+    const violation = RuleViolation.of({ expected: 'status 201', seen: '500', body: 'stack trace', exchanges: [exchange('POST', '/pets', 500)] });
+    expect(violation.message).toBe('expected status 201, saw 500 (POST /v1/pets → 500)');
+    expect(violation.evidence).toMatchObject([{ message: violation.message, expected: 'status 201', seen: '500; body stack trace' }]);
+  });
+
+  it('words a wrong status the same way from expectStatus', () => {
+    expect(() => expectStatus(exchange('GET', '/pets/1', 200, '{"id":1}'), [404, 400], 'an unknown pet'))
+      .toThrow('an unknown pet: expected one of [404, 400], saw 200 (GET /v1/pets/1 → 200)');
+  });
+
+  it('keeps every finding of a rule when several are combined', () => {
+    const first = RuleViolation.of({ what: 'listPets', expected: 'a challenge', seen: 'none' });
+    const second = RuleViolation.of({ what: 'getPet', expected: 'a challenge', seen: 'none' });
+    const combined = RuleViolation.combine([first, second]);
+    expect(combined.message).toBe('2 violations: listPets: expected a challenge, saw none; getPet: expected a challenge, saw none');
+    expect(combined.evidence.map((item) => item.message)).toEqual([first.message, second.message]);
   });
 });
