@@ -14,7 +14,7 @@ export interface CheckContext {
   observe(note: string): void;
   /** Records that the server broke the rule, stated by its facts, and goes on: every broken case is reported. */
   violation(facts: ViolationFacts): void;
-  /** Runs one part of the check; a violation is kept and the check goes on, so every broken case is reported. */
+  /** Runs one part of the check that an expect helper may end early; its violation is kept and the check goes on. */
   softly(part: () => Promise<void> | void): Promise<void>;
   /** Ends the check as skipped, with a reason that names what would enable it. */
   skip(reason: string): never;
