@@ -76,8 +76,14 @@ export const INT32 = integerFormatBounds('int32')!;
 /** One of PET_STATUSES: the enum is read from the spec when the code runs, so the type cannot list it. */
 export type PetStatus = string;
 
+function petStatuses(): readonly string[] {
+  const values = (openApiSchemas().PetStatus as { enum?: string[] } | undefined)?.enum;
+  if (!values?.length) throw new Error('spec/openapi.yaml: PetStatus no longer lists its values');
+  return values;
+}
+
 /** The PetStatus enum, in the spec's order. */
-export const PET_STATUSES: readonly string[] = (openApiSchemas().PetStatus as { enum?: string[] } | undefined)?.enum ?? [];
+export const PET_STATUSES = petStatuses();
 
 function pageSize(): { min: number; max: number; default: number } {
   const { minimum, maximum, default: fallback } = parameterSchema('/pets', 'get', 'limit');
@@ -85,7 +91,7 @@ function pageSize(): { min: number; max: number; default: number } {
   return { min: minimum, max: maximum, default: fallback };
 }
 
-/** The `limit` of GET /pets: from 1 to 100, 20 when absent. */
+/** The bounds of `limit` on GET /pets, and the page size when it is absent. */
 export const PAGE_SIZE = pageSize();
 
 /** The areas of spec/rules.yaml in its order, which is the order suites run: errors and rate limits judge every exchange the others made. */
