@@ -5,7 +5,8 @@ import { stringifyJson } from '../helpers/json.js';
 import { parseArguments, possibleKeys } from './options.js';
 import { TargetUnreachable } from './preflight.js';
 import { resolveRunOptions, UsageError } from './resolve-options.js';
-import { cancelledExitCode, certify, TOOL } from './run.js';
+import { certify, TOOL } from './run.js';
+import { cancelledExitCode, EXIT } from './verdict.js';
 import { NotAReportFolder, verifyReportFolder } from './verify.js';
 
 
@@ -112,15 +113,15 @@ main(process.argv.slice(2)).then(
   (error: unknown) => {
     if (error instanceof UsageError) {
       process.stderr.write(`petstore-conformance: ${redact(error.message)}\n`);
-      process.exitCode = 2;
+      process.exitCode = EXIT.usage;
     } else if (error instanceof TargetUnreachable) {
       process.stderr.write(`petstore-conformance: ${redact(error.message)}\n`);
-      process.exitCode = 3;
+      process.exitCode = EXIT.notJudged;
     } else {
       // The suite itself broke: say so plainly, without a stack a user cannot act on (set DEBUG for it).
       process.stderr.write(`petstore-conformance: internal error: ${redact(error instanceof Error ? error.message : String(error))}\n`);
       if (process.env.DEBUG) process.stderr.write(`${redact(String((error as Error).stack))}\n`);
-      process.exitCode = 4;
+      process.exitCode = EXIT.suiteBroke;
     }
   },
 );

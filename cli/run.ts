@@ -15,14 +15,15 @@ import type { RunConfig } from '../helpers/run-config.js';
 import { startReferenceServer } from '../server/reference-server.js';
 import { Collector } from './collector.js';
 import { assertReachable, type Diagnosis } from './preflight.js';
-import { countsOf, distinctCreated, requestsByArea, ruleResults, verdictOf, withoutUnjudged, type Report } from './report.js';
-import { baselineLines, failingRules, formatBaseline, gateExitCode, judgeBaseline, type Baseline } from './reports/baseline.js';
+import { countsOf, distinctCreated, requestsByArea, ruleResults, withoutUnjudged, type Report } from './report.js';
+import { baselineLines, failingRules, formatBaseline } from './reports/baseline.js';
 import { writeReportFiles } from './reports/write.js';
 import type { RunOptions } from './resolve-options.js';
 import { writeManifest } from './reports/manifest.js';
 import { AreaOrderSequencer } from './sequencer.js';
 import { unmatchedPathFor } from './verify-replay.js';
 import { LogRouter, progressLine, summaryText } from './terminal.js';
+import { judgeRun } from './verdict.js';
 
 export interface RunResult {
   report: Report;
@@ -101,11 +102,10 @@ export async function certify(options: RunOptions): Promise<RunResult> {
     const rules = diagnosis ? withoutUnjudged(judged, diagnosis) : judged;
     const created = distinctCreated(rules.flatMap((rule) => rule.created));
     const cancelledBy = options.signal?.aborted ? String(options.signal.reason ?? 'cancelled') : undefined;
-    const judgedVerdict = diagnosis ? 'not-judged' : collector.suiteErrors.length > 0 && verdictOf(rules, options.strict) === 'certified' ? 'not-certified' : verdictOf(rules, options.strict);
-    // A cancelled run did not reach every rule: whatever it judged, it is no verdict on the whole target.
-    const verdict = cancelledBy && !diagnosis ? 'incomplete' : judgedVerdict;
     const finishedAt = new Date();
-    const baseline = options.baseline && judgeBaseline(rules, options.baseline, options.strict);
+    const { verdict, exitCode, baseline } = judgeRun({
+      rules, strict: options.strict, suiteErrors: collector.suiteErrors, diagnosis, cancelledBy, baseline: options.baseline,
+    });
     const report: Report = {
       tool: { name: TOOL.name, version: TOOL.version },
       specVersion: loadCatalog().specVersion,
@@ -116,7 +116,7 @@ export async function certify(options: RunOptions): Promise<RunResult> {
       durationMs: finishedAt.getTime() - startedAt.getTime(),
       options: reportedOptions(options),
       verdict,
-      exitCode: cancelledBy ? cancelledExitCode(cancelledBy) : gateExitCode(verdict, baseline, collector.suiteErrors.length > 0),
+      exitCode,
       ...(cancelledBy ? { cancelled: cancelledBy } : {}),
       ...(diagnosis ? { diagnosis } : {}),
       rateLimitWaits: log.waits,
@@ -203,10 +203,6 @@ function removeListenersAddedSince(before: Map<NodeJS.Signals, Set<Listener>>): 
   }
 }
 
-/** The shell's convention: 128 + the signal's number (SIGINT 130, SIGTERM 143). */
-export function cancelledExitCode(reason: string): number {
-  return reason === 'SIGTERM' ? 143 : 130;
-}
 
 function readExchanges(path: string): Exchange[] {
   if (!existsSync(path)) return [];
