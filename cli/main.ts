@@ -9,7 +9,6 @@ import { certify, TOOL } from './run.js';
 import { cancelledExitCode, EXIT } from './verdict.js';
 import { NotAReportFolder, verifyReportFolder } from './verify.js';
 
-
 // `petstore-conformance … | head` closes stdout early: that is the reader's choice, not a crash.
 for (const stream of [process.stdout, process.stderr]) {
   stream.on('error', (error: NodeJS.ErrnoException) => {
@@ -105,7 +104,6 @@ function cancelOnSignals(out: NodeJS.WriteStream): AbortSignal {
   return controller.signal;
 }
 
-
 main(process.argv.slice(2)).then(
   (code) => {
     process.exitCode = code;
@@ -120,6 +118,7 @@ main(process.argv.slice(2)).then(
     } else {
       // The suite itself broke: say so plainly, without a stack a user cannot act on (set DEBUG for it).
       process.stderr.write(`petstore-conformance: internal error: ${redact(error instanceof Error ? error.message : String(error))}\n`);
+      process.stderr.write('This is a bug of petstore-conformance itself, not of the target: please report it to its maintainers with the command you ran and what DEBUG=1 prints.\n');
       if (process.env.DEBUG) process.stderr.write(`${redact(String((error as Error).stack))}\n`);
       process.exitCode = EXIT.suiteBroke;
     }

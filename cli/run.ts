@@ -203,7 +203,6 @@ function removeListenersAddedSince(before: Map<NodeJS.Signals, Set<Listener>>): 
   }
 }
 
-
 function readExchanges(path: string): Exchange[] {
   if (!existsSync(path)) return [];
   return readFileSync(path, 'utf8').split('\n').filter(Boolean).map((line) => parseJson(line) as unknown as Exchange);
