@@ -12,10 +12,10 @@ export function toJunit(report: Report): string {
     const rules = report.rules.filter((rule) => rule.area === area);
     const count = (status: RuleResult['status']) => rules.filter((rule) => junitStatus(rule, known) === status).length;
     const time = seconds(rules.reduce((sum, rule) => sum + rule.durationMs, 0));
-    return `  <testsuite name="${escape(area)}" tests="${rules.length}" failures="${count('failed')}" errors="${count('errored')}" skipped="${count('skipped')}" time="${time}">\n${properties}\n${rules.map((rule) => testcase(rule, known)).join('\n')}\n  </testsuite>`;
+    return `  <testsuite name="${escape(area)}" tests="${rules.length}" failures="${count('failed')}" errors="${count('errored') + count('suite-error')}" skipped="${count('skipped')}" time="${time}">\n${properties}\n${rules.map((rule) => testcase(rule, known)).join('\n')}\n  </testsuite>`;
   });
   const total = (status: RuleResult['status']) => report.rules.filter((rule) => junitStatus(rule, known) === status).length;
-  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="petstore-conformance" tests="${report.rules.length}" failures="${total('failed')}" errors="${total('errored')}" skipped="${total('skipped')}" time="${seconds(report.durationMs)}">\n${suites.join('\n')}\n</testsuites>\n`;
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="petstore-conformance" tests="${report.rules.length}" failures="${total('failed')}" errors="${total('errored') + total('suite-error')}" skipped="${total('skipped')}" time="${seconds(report.durationMs)}">\n${suites.join('\n')}\n</testsuites>\n`;
 }
 
 /**
@@ -34,6 +34,7 @@ function testcase(rule: RuleResult, known: ReadonlySet<string>): string {
   }
   switch (rule.status) {
     case 'failed': return `${open}>\n      <failure message="${escape(rule.message ?? '')}" type="${rule.level}">${escape(details)}</failure>\n    </testcase>`;
+    case 'suite-error': return `${open}>\n      <error message="${escape(`suite error, a bug of petstore-conformance: ${rule.message ?? ''}`)}" type="suite-error">${escape(details)}</error>\n    </testcase>`;
     case 'errored': return `${open}>\n      <error message="${escape(rule.message ?? '')}">${escape(details)}</error>\n    </testcase>`;
     case 'skipped': return `${open}>\n      <skipped message="${escape(rule.message ?? '')}"/>\n    </testcase>`;
     default: return rule.observations.length > 0 ? `${open}>\n      <system-out>${escape(rule.observations.join('\n'))}</system-out>\n    </testcase>` : `${open}/>`;

@@ -1,14 +1,13 @@
 #!/usr/bin/env node
-import { accessSync, constants, mkdirSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { activeRules } from '../helpers/catalog.js';
 import { redact, registerSecret } from '../helpers/redact.js';
 import { stringifyJson } from '../helpers/json.js';
-import { parseArguments, possibleKeys, UsageError } from './options.js';
+import { parseArguments, possibleKeys } from './options.js';
 import { TargetUnreachable } from './preflight.js';
-import { cancelledExitCode, runConformance, TOOL } from './run.js';
+import { resolveRunOptions, UsageError } from './resolve-options.js';
+import { certify, TOOL } from './run.js';
+import { cancelledExitCode, EXIT } from './verdict.js';
 import { NotAReportFolder, verifyReportFolder } from './verify.js';
-
 
 // `petstore-conformance … | head` closes stdout early: that is the reader's choice, not a crash.
 for (const stream of [process.stdout, process.stderr]) {
@@ -20,16 +19,16 @@ for (const stream of [process.stdout, process.stderr]) {
 
 async function main(argv: string[]): Promise<number> {
   if (argv[0] === 'verify') return verify(argv.slice(1));
+  // Before parsing: a usage error that echoes an argument must not print the key it may be.
   for (const key of possibleKeys(argv, process.env)) registerSecret(key);
-  const parsed = parseArguments(argv, process.env, TOOL.version, (text) => process.stdout.write(text));
+  const parsed = parseArguments(argv, TOOL.version, (text) => process.stdout.write(text));
   if (parsed.action === 'exit') return parsed.code;
   if (parsed.action === 'list') {
     for (const rule of activeRules()) process.stdout.write(`${rule.id.padEnd(10)} ${rule.level.padEnd(6)} ${rule.area.padEnd(10)} ${rule.summary}\n`);
     return 0;
   }
-  const { options, json } = parsed;
-  if (options.apiKey) registerSecret(options.apiKey);
-  ensureWritable(options.reportDir);
+  const options = resolveRunOptions(parsed.options, process.env);
+  const json = parsed.json;
   // With --json, stdout carries report.json alone; the person still sees progress on stderr.
   const out = json ? process.stderr : process.stdout;
   // On a terminal, a long phase rewrites one status line; every printed line first clears it.
@@ -45,7 +44,7 @@ async function main(argv: string[]): Promise<number> {
       statusShown = line !== undefined;
     }
     : undefined;
-  const result = await runConformance({
+  const result = await certify({
     ...options,
     signal: cancelOnSignals(out),
     status,
@@ -105,15 +104,6 @@ function cancelOnSignals(out: NodeJS.WriteStream): AbortSignal {
   return controller.signal;
 }
 
-function ensureWritable(dir: string): void {
-  try {
-    mkdirSync(resolve(dir), { recursive: true });
-    accessSync(resolve(dir), constants.W_OK);
-  } catch {
-    throw new UsageError(`cannot write reports to ${dir}: choose a writable folder with --report-dir`);
-  }
-}
-
 main(process.argv.slice(2)).then(
   (code) => {
     process.exitCode = code;
@@ -121,15 +111,16 @@ main(process.argv.slice(2)).then(
   (error: unknown) => {
     if (error instanceof UsageError) {
       process.stderr.write(`petstore-conformance: ${redact(error.message)}\n`);
-      process.exitCode = 2;
+      process.exitCode = EXIT.usage;
     } else if (error instanceof TargetUnreachable) {
       process.stderr.write(`petstore-conformance: ${redact(error.message)}\n`);
-      process.exitCode = 3;
+      process.exitCode = EXIT.notJudged;
     } else {
       // The suite itself broke: say so plainly, without a stack a user cannot act on (set DEBUG for it).
       process.stderr.write(`petstore-conformance: internal error: ${redact(error instanceof Error ? error.message : String(error))}\n`);
+      process.stderr.write('This is a bug of petstore-conformance itself, not of the target: please report it to its maintainers with the command you ran and what DEBUG=1 prints.\n');
       if (process.env.DEBUG) process.stderr.write(`${redact(String((error as Error).stack))}\n`);
-      process.exitCode = 4;
+      process.exitCode = EXIT.suiteBroke;
     }
   },
 );

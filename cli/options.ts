@@ -1,29 +1,18 @@
-import { Command, InvalidArgumentError } from 'commander';
-import { randomInt } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { activeRules, loadCatalog } from '../helpers/catalog.js';
+import { Command } from 'commander';
 import { AREA_ORDER } from '../helpers/spec-facts.js';
-import { BaselineError, checkBaselineTarget, readBaselineFile, type Baseline } from './reports/baseline.js';
-import { reporterList } from './reports/reporter-option.js';
-import { REPORTER_NAMES, type ReporterName } from './reports/write.js';
-import { DEFAULT_OPTIONS, type RunOptions } from './run.js';
-
-/** Bad usage or configuration: one clear line, exit code 2, nothing sent to the target. */
-export class UsageError extends Error {
-  override name = 'UsageError';
-}
+import { REPORTER_NAMES } from './reports/write.js';
+import { DEFAULT_OPTIONS, INTEGER_OPTIONS, UsageError, type GivenOptions } from './resolve-options.js';
 
 export type Parsed =
-  | { action: 'run'; options: RunOptions; json: boolean }
+  | { action: 'run'; options: GivenOptions; json: boolean }
   | { action: 'list' };
 
-function integer(name: string, min: number, max: number) {
-  return (value: string): number => {
-    if (!/^\d+$/.test(value.trim()) || Number(value) < min || Number(value) > max) {
-      throw new InvalidArgumentError(`${name} must be an integer from ${min} to ${max}.`);
-    }
-    return Number(value);
-  };
+/**
+ * Digits become a number; anything else stays the text it was, so that the resolver's refusal can quote it.
+ * The ranges are the resolver's (INTEGER_OPTIONS), which the programmatic API goes through too.
+ */
+function integer(value: string): number | string {
+  return /^\d+$/.test(value.trim()) ? Number(value) : value;
 }
 
 function list(value: string, previous: string[] = []): string[] {
@@ -32,6 +21,7 @@ function list(value: string, previous: string[] = []): string[] {
 
 export function buildProgram(version: string): Command {
   const defaults = DEFAULT_OPTIONS;
+  const flags = Object.fromEntries(Object.entries(INTEGER_OPTIONS).map(([name, option]) => [name, option.flag])) as Record<keyof typeof INTEGER_OPTIONS, string>;
   return new Command('petstore-conformance')
     .description('Certifies that a server implements the Pet Store interface: every rule of the spec, checked against the live server.')
     .version(version, '-V, --version')
@@ -42,21 +32,21 @@ export function buildProgram(version: string): Command {
     .option('--skip <ids>', 'skip these areas or rule IDs (comma-separated, repeatable)', list, [])
     .option('--read-only', 'create nothing on the target; rules that need created pets are reported skipped', false)
     .option('--strict', 'SHOULD failures fail the run too', false)
-    .option('--timeout <ms>', 'per-request timeout in milliseconds', integer('--timeout', 100, 600_000), defaults.timeoutMs)
-    .option('--max-duration <seconds>', 'stop sending after this many seconds (rate-limit waits included); the rules left are reported skipped', integer('--max-duration', 1, 604_800))
-    .option('--max-requests <n>', 'stop cleanly after this many requests; the rules left are reported skipped', integer('--max-requests', 1, 10_000_000))
-    .option('--concurrency <n>', 'most requests in flight at once', integer('--concurrency', 1, 64), defaults.concurrency)
-    .option('--rate-limit-reserve <n>', 'requests kept in hand in every rate-limit window', integer('--rate-limit-reserve', 0, 1000), defaults.rateLimitReserve)
-    .option('--rate-limit-budget <n>', 'most requests the 429 probe may send to exceed the window (0 skips it)', integer('--rate-limit-budget', 0, 1_000_000), defaults.rateLimitBudget)
+    .option(flags.timeoutMs, 'per-request timeout in milliseconds', integer, defaults.timeoutMs)
+    .option(flags.maxDurationMs, 'stop sending after this many seconds (rate-limit waits included); the rules left are reported skipped', integer)
+    .option(flags.maxRequests, 'stop cleanly after this many requests; the rules left are reported skipped', integer)
+    .option(flags.concurrency, 'most requests in flight at once', integer, defaults.concurrency)
+    .option(flags.rateLimitReserve, 'requests kept in hand in every rate-limit window', integer, defaults.rateLimitReserve)
+    .option(flags.rateLimitBudget, 'most requests the 429 probe may send to exceed the window (0 skips it)', integer, defaults.rateLimitBudget)
     .option('--verify-recovery', 'after the 429 probe, wait Retry-After and check that the next request succeeds', false)
-    .option('--seed <n>', 'seed of the fuzzing run, to replay one exactly', integer('--seed', 0, 2 ** 31 - 1))
-    .option('--fuzz-runs <n>', 'generated invalid bodies sent by the fuzzing rules', integer('--fuzz-runs', 0, 100_000), defaults.fuzzRuns)
-    .option('--fuzz-valid-runs <n>', 'generated valid bodies sent (each creates a pet)', integer('--fuzz-valid-runs', 0, 10_000), defaults.fuzzValidRuns)
-    .option('--max-response-bytes <n>', 'cap on a response body; the rest is not read', integer('--max-response-bytes', 1024, 1_073_741_824), defaults.maxResponseBytes)
-    .option('--read-lag <ms>', 'longest a read may lag the run\'s own writes (replicas, caches): a created pet not yet readable is read again, with backoff, for up to this long', integer('--read-lag', 0, 600_000), defaults.readLagMs)
+    .option(flags.seed, 'seed of the fuzzing run, to replay one exactly', integer)
+    .option(flags.fuzzRuns, 'generated invalid bodies sent by the fuzzing rules', integer, defaults.fuzzRuns)
+    .option(flags.fuzzValidRuns, 'generated valid bodies sent (each creates a pet)', integer, defaults.fuzzValidRuns)
+    .option(flags.maxResponseBytes, 'cap on a response body; the rest is not read', integer, defaults.maxResponseBytes)
+    .option(flags.readLagMs, 'longest a read may lag the run\'s own writes (replicas, caches): a created pet not yet readable is read again, with backoff, for up to this long', integer, defaults.readLagMs)
     .option('--ca-file <pem>', 'trust this CA certificate (PEM) for an https target')
     .option('--json', 'print report.json to stdout (progress goes to stderr)', false)
-    .option('--reporter <names>', `report files to write, comma-separated: ${REPORTER_NAMES.join(', ')} (default: all)`, reporterList)
+    .option('--reporter <names>', `report files to write, comma-separated: ${REPORTER_NAMES.join(', ')} (default: all)`, list)
     .option('--baseline <file>', 'rule IDs the target is known to fail, one per line: reported, they do not fail the run; a listed rule that passes fails it (exit 5)')
     .option('--write-baseline <file>', 'write the rules that fail this run as a baseline file')
     .option('--list', 'print the rule catalog and exit', false)
@@ -84,8 +74,11 @@ Checking a report folder someone else produced (offline; see verify --help):
   petstore-conformance verify <report-dir>`);
 }
 
-/** Turns argv into what to do; every mistake a person can make is a UsageError with the fix in it. */
-export function parseArguments(argv: string[], env: NodeJS.ProcessEnv, version: string, write: (text: string) => void): Parsed | { action: 'exit'; code: number } {
+/**
+ * Turns argv into what to do and the options as given; resolveRunOptions checks them, as it checks the
+ * programmatic API's. A mistake commander itself sees (an unknown option) is a UsageError here.
+ */
+export function parseArguments(argv: string[], version: string, write: (text: string) => void): Parsed | { action: 'exit'; code: number } {
   const program = buildProgram(version)
     .exitOverride()
     .configureOutput({ writeOut: write, writeErr: () => undefined });
@@ -98,76 +91,35 @@ export function parseArguments(argv: string[], env: NodeJS.ProcessEnv, version: 
   }
   const o = program.opts();
   if (o.list) return { action: 'list' };
-  const baseUrl = o.baseUrl === undefined ? undefined : checkBaseUrl(o.baseUrl as string);
-  const apiKey = (o.apiKey as string | undefined) ?? env.PETSTORE_API_KEY;
-  if (baseUrl !== undefined && !apiKey) {
-    throw new UsageError('no API key: set PETSTORE_API_KEY (recommended) or pass --api-key');
-  }
-  checkRuleNames([...(o.only as string[]), ...(o.skip as string[])]);
-  if (o.caFile !== undefined) checkCaFile(o.caFile as string);
-  const baseline = o.baseline === undefined ? undefined : baselineOption(o.baseline as string);
-  if (o.writeBaseline !== undefined) baselineOption(o.writeBaseline as string, 'write');
   return {
     action: 'run',
     json: Boolean(o.json),
     options: {
-      ...DEFAULT_OPTIONS,
-      baseUrl, apiKey,
-      reportDir: o.reportDir as string,
-      only: o.only as string[],
-      skip: o.skip as string[],
-      readOnly: Boolean(o.readOnly),
-      strict: Boolean(o.strict),
-      timeoutMs: o.timeout as number,
-      maxRequests: (o.maxRequests as number | undefined) ?? null,
-      maxDurationMs: o.maxDuration === undefined ? null : (o.maxDuration as number) * 1000,
-      concurrency: o.concurrency as number,
-      rateLimitReserve: o.rateLimitReserve as number,
-      rateLimitBudget: o.rateLimitBudget as number,
-      verifyRecovery: Boolean(o.verifyRecovery),
-      seed: (o.seed as number | undefined) ?? randomInt(0, 2 ** 31 - 1),
-      fuzzRuns: o.fuzzRuns as number,
-      fuzzValidRuns: o.fuzzValidRuns as number,
-      maxResponseBytes: o.maxResponseBytes as number,
-      readLagMs: o.readLag as number,
-      caFile: o.caFile as string | undefined,
-      reporters: (o.reporter as ReporterName[] | undefined) ?? REPORTER_NAMES,
-      baseline,
-      writeBaseline: o.writeBaseline as string | undefined,
+      baseUrl: o.baseUrl,
+      apiKey: o.apiKey,
+      reportDir: o.reportDir,
+      only: o.only,
+      skip: o.skip,
+      readOnly: o.readOnly,
+      strict: o.strict,
+      timeoutMs: o.timeout,
+      maxRequests: o.maxRequests,
+      maxDurationMs: typeof o.maxDuration === 'number' ? o.maxDuration * 1000 : o.maxDuration,
+      concurrency: o.concurrency,
+      rateLimitReserve: o.rateLimitReserve,
+      rateLimitBudget: o.rateLimitBudget,
+      verifyRecovery: o.verifyRecovery,
+      seed: o.seed,
+      fuzzRuns: o.fuzzRuns,
+      fuzzValidRuns: o.fuzzValidRuns,
+      maxResponseBytes: o.maxResponseBytes,
+      readLagMs: o.readLag,
+      caFile: o.caFile,
+      reporters: o.reporter,
+      baseline: o.baseline,
+      writeBaseline: o.writeBaseline,
     },
   };
-}
-
-/** --baseline is read, and --write-baseline's folder checked, before anything is sent. */
-export function baselineOption(file: string, mode: 'read' | 'write' = 'read'): Baseline | undefined {
-  try {
-    if (mode === 'read') return readBaselineFile(file, loadCatalog().rules);
-    checkBaselineTarget(file);
-    return undefined;
-  } catch (error) {
-    if (error instanceof BaselineError) throw new UsageError(error.message);
-    throw error;
-  }
-}
-
-/** The base URL, normalised (no trailing slash); shared with the programmatic API so both refuse the same input. */
-export function checkBaseUrl(text: string): string {
-  let url: URL;
-  try {
-    url = new URL(text);
-  } catch {
-    throw new UsageError(`--base-url "${text}" is not a URL; give the full address, e.g. https://staging.example.com/v1`);
-  }
-  // "localhost:8080/v1" parses as the scheme "localhost:": name the missing scheme, not a strange one.
-  if (!text.includes('://')) {
-    throw new UsageError(`--base-url "${text}" has no http:// or https:// in front; give the full address, e.g. http://${text}`);
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new UsageError(`--base-url must use http or https, not ${url.protocol.replace(/:$/, '')}; give the server's http:// or https:// address`);
-  }
-  if (url.search || url.hash) throw new UsageError('--base-url must not carry a query or fragment; give the base address, e.g. https://staging.example.com/v1');
-  if (url.username || url.password) throw new UsageError('--base-url must not carry credentials; pass the key with PETSTORE_API_KEY');
-  return url.toString().replace(/\/+$/, '');
 }
 
 /**
@@ -179,20 +131,6 @@ function oneLine(message: string): string {
     .replace(/^error: /, '')
     .replace(/^(unknown option '[^'=]*)=[^']*'/, "$1=…'")
     .replace(/\s*\n\s*/g, ' ');
-}
-
-/** A CA file that cannot be read would only surface mid-handshake, as a crash: name it before any connection. */
-function checkCaFile(path: string): void {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (error) {
-    const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as NodeJS.ErrnoException).code ?? 'unreadable';
-    throw new UsageError(`cannot read --ca-file ${path} (${reason}): give the PEM file of the CA that signed the target's certificate`);
-  }
-  if (!text.includes('-----BEGIN CERTIFICATE-----')) {
-    throw new UsageError(`--ca-file ${path} holds no PEM certificate (-----BEGIN CERTIFICATE-----): give the CA certificate in PEM form`);
-  }
 }
 
 /**
@@ -208,10 +146,3 @@ export function possibleKeys(argv: readonly string[], env: NodeJS.ProcessEnv): s
   return keys;
 }
 
-export function checkRuleNames(names: string[]): void {
-  const known = new Set([...activeRules().map((rule) => rule.id), ...AREA_ORDER]);
-  const unknown = names.filter((name) => !known.has(name));
-  if (unknown.length > 0) {
-    throw new UsageError(`unknown rule ID or area in --only/--skip: ${unknown.join(', ')} (list them with --list)`);
-  }
-}

@@ -1,8 +1,7 @@
 import type { Area, Level, Rule } from '../helpers/catalog.js';
-import type { Evidence, ExchangeEvidence, Outcome, RuleMeta } from '../helpers/outcome.js';
+import { OUTCOMES, type Evidence, type ExchangeEvidence, type Outcome, type RuleMeta } from '../helpers/outcome.js';
 import type { Diagnosis } from './preflight.js';
 import type { CheckResult } from './collector.js';
-import type { BaselineJudgement } from './reports/baseline.js';
 
 export interface RuleResult {
   id: string;
@@ -19,6 +18,19 @@ export interface RuleResult {
   requests: number;
   durationMs: number;
   created: string[];
+}
+
+/** What a run says about its baseline; it sits in report.json under `baseline`. */
+export interface BaselineJudgement {
+  file: string;
+  /** Listed rules that fail again: reported, and they do not fail the run. */
+  known: string[];
+  /** Listed rules that pass now: the run fails until they are taken out of the list. */
+  nowPassing: string[];
+  /** Listed rules this run did not judge (skipped, deselected): neither tolerated nor stale. */
+  notJudged: string[];
+  /** Rules that fail the run and are not listed: the regressions. */
+  unlisted: string[];
 }
 
 /** not-judged: the first answers showed a wrong base URL or a refused key, and the run stopped (exit 3). */
@@ -54,9 +66,13 @@ export interface Report {
   rules: RuleResult[];
 }
 
-const OUTCOME_WEIGHT: Record<Outcome, number> = { skipped: 0, passed: 1, errored: 2, failed: 3 };
+// A check of our own that broke outweighs the rest: the run must say so, whatever the other checks found.
+const OUTCOME_WEIGHT: Record<Outcome, number> = { skipped: 0, passed: 1, errored: 2, failed: 3, 'suite-error': 4 };
 
-/** One result per catalog rule: a rule checked by several tests takes its worst outcome; an unchecked one is errored. */
+/**
+ * One result per catalog rule: a rule checked by several tests takes its worst outcome. A rule no check
+ * reported on is a suite-error when a suite file broke, else errored.
+ */
 export function ruleResults(rules: readonly Rule[], results: readonly CheckResult[], suiteErrors: readonly string[], deselected: (rule: Rule) => string | undefined): RuleResult[] {
   return rules.map((rule) => {
     const mine = results.filter((result) => result.meta.ruleId === rule.id);
@@ -70,7 +86,7 @@ export function ruleResults(rules: readonly Rule[], results: readonly CheckResul
       section: rule.section,
       source: rule.source ?? 'Pet Store interface specification 1.0.0',
       words: rule.words,
-      status: worst?.outcome ?? (deselected(rule) ? 'skipped' : 'errored'),
+      status: worst?.outcome ?? (deselected(rule) ? 'skipped' : suiteErrors.length > 0 ? 'suite-error' : 'errored'),
       message: worst ? worst.message : deselected(rule) ?? `no check ran for this rule${suiteErrors.length > 0 ? ` (the suite broke: ${suiteErrors[0]})` : ''}`,
       observations: metas.flatMap((meta) => meta.observations),
       evidence: metas.flatMap((meta) => meta.evidence),
@@ -81,16 +97,8 @@ export function ruleResults(rules: readonly Rule[], results: readonly CheckResul
   });
 }
 
-/** MUST rules decide; SHOULD rules too under --strict; a skipped MUST leaves the verdict incomplete. */
-export function verdictOf(rules: readonly RuleResult[], strict: boolean): Verdict {
-  const gating = (rule: RuleResult) => rule.level === 'MUST' || (strict && rule.level === 'SHOULD');
-  if (rules.some((rule) => gating(rule) && (rule.status === 'failed' || rule.status === 'errored'))) return 'not-certified';
-  if (rules.some((rule) => rule.level === 'MUST' && rule.status === 'skipped')) return 'incomplete';
-  return 'certified';
-}
-
 export function countsOf(rules: readonly RuleResult[]): Record<Level, Record<Outcome, number>> {
-  const empty = (): Record<Outcome, number> => ({ passed: 0, failed: 0, skipped: 0, errored: 0 });
+  const empty = (): Record<Outcome, number> => ({ passed: 0, failed: 0, skipped: 0, errored: 0, 'suite-error': 0 });
   const counts: Record<Level, Record<Outcome, number>> = { MUST: empty(), SHOULD: empty(), INFO: empty() };
   for (const rule of rules) counts[rule.level][rule.status] += 1;
   return counts;
@@ -116,6 +124,20 @@ export function distinctCreated(ids: readonly string[]): Report['created'] {
 export function withoutUnjudged(rules: readonly RuleResult[], diagnosis: NonNullable<Report['diagnosis']>): RuleResult[] {
   return rules.map((rule) => ({ ...rule, status: 'skipped', message: `not judged: the run stopped at its first answers (${diagnosis.problem})`, observations: [], evidence: [] }));
 }
+
+/** The suite's own code broke in this run: a check threw a programming error, or a suite file did not load. */
+export function suiteBroke(report: Pick<Report, 'rules' | 'suiteErrors'>): boolean {
+  return report.suiteErrors.length > 0 || report.rules.some((rule) => rule.status === 'suite-error');
+}
+
+/** The outcomes a counts table shows, in report order: suite-error only in a run where the suite broke. */
+export function countedOutcomes(report: Pick<Report, 'rules' | 'suiteErrors'>): Outcome[] {
+  return OUTCOMES.filter((outcome) => outcome !== 'suite-error' || suiteBroke(report));
+}
+
+/** What every report says when the suite broke: whose bug it is, and what to send. */
+export const SUITE_BUG_NOTICE = 'This is a bug of petstore-conformance itself, not of the target, and the run exits 4. '
+  + 'Please report it to the petstore-conformance maintainers with report.json of this run (it holds each error and where it was thrown) and the command you ran.';
 
 /** Findings that share one cause: the same expected and seen, whatever request showed them. */
 export interface Cause {

@@ -11,70 +11,19 @@ import { proxyRouteFor } from '../helpers/proxy.js';
 import { isShortSecret, redact, registerSecret } from '../helpers/redact.js';
 import { diagnosisPathFor } from '../helpers/client.js';
 import { toEvidence } from '../helpers/outcome.js';
-import type { CheckSettings, RunConfig } from '../helpers/run-config.js';
+import type { RunConfig } from '../helpers/run-config.js';
 import { startReferenceServer } from '../server/reference-server.js';
 import { Collector } from './collector.js';
 import { assertReachable, type Diagnosis } from './preflight.js';
-import { countsOf, distinctCreated, requestsByArea, ruleResults, verdictOf, withoutUnjudged, type Report } from './report.js';
-import { baselineLines, failingRules, formatBaseline, gateExitCode, judgeBaseline, type Baseline } from './reports/baseline.js';
-import { REPORTER_NAMES, writeReportFiles, type ReporterName } from './reports/write.js';
+import { countsOf, distinctCreated, requestsByArea, ruleResults, withoutUnjudged, type Report } from './report.js';
+import { baselineLines, failingRules, formatBaseline } from './reports/baseline.js';
+import { writeReportFiles } from './reports/write.js';
+import type { RunOptions } from './resolve-options.js';
 import { writeManifest } from './reports/manifest.js';
 import { AreaOrderSequencer } from './sequencer.js';
 import { unmatchedPathFor } from './verify-replay.js';
 import { LogRouter, progressLine, summaryText } from './terminal.js';
-
-export interface RunOptions extends CheckSettings {
-  /** The target's base URL, ending in /v1; none certifies the bundled reference server. */
-  baseUrl?: string;
-  apiKey?: string;
-  reportDir: string;
-  strict: boolean;
-  /** Which report files are written (--reporter). */
-  reporters: ReporterName[];
-  /** Rules the target is known to fail (--baseline): reported, they do not fail the run. */
-  baseline?: Baseline;
-  /** Where to write this run's failures as a baseline (--write-baseline). */
-  writeBaseline?: string;
-  /** ISO date (YYYY-MM-DD) the date-aware checks take as today, e.g. to replay a run as of the getPet removal date; default the real date. */
-  today?: string;
-  /**
-   * Cancels the run (the CLI aborts it on SIGINT or SIGTERM, with the signal's name as the reason): nothing
-   * more is sent, the rules not reached are skipped, and every report is still written.
-   */
-  signal?: AbortSignal;
-  /** Where progress and the summary go; nothing is printed when absent. */
-  print?: (line: string) => void;
-  /**
-   * Rewrites one status line in place (a terminal): long phases show their progress there, undefined
-   * clears it. Absent (a CI log), a long phase prints a line every few seconds instead.
-   */
-  status?: (line: string | undefined) => void;
-  /**
-   * `verify`: re-judges a recorded run offline. Its exchanges.har answers every request, its run ID and
-   * start time are taken over (pet names and the rate-limit clock depend on them), and nothing is sent.
-   */
-  replay?: { harPath: string; runId: string; startedAt: string; target: Report['target'] };
-}
-
-export const DEFAULT_OPTIONS: Omit<RunOptions, 'seed'> = {
-  reportDir: 'reports',
-  only: [],
-  skip: [],
-  readOnly: false,
-  strict: false,
-  timeoutMs: 10_000,
-  maxResponseBytes: 1_048_576,
-  maxRequests: null,
-  maxDurationMs: null,
-  concurrency: 4,
-  rateLimitReserve: 2,
-  rateLimitBudget: 1_100,
-  verifyRecovery: false,
-  fuzzRuns: 100,
-  fuzzValidRuns: 10,
-  readLagMs: 5_000,
-  reporters: REPORTER_NAMES,
-};
+import { judgeRun } from './verdict.js';
 
 export interface RunResult {
   report: Report;
@@ -87,8 +36,11 @@ export interface RunResult {
 /** This package's name and version: every report names the suite version that judged. */
 export const TOOL = JSON.parse(readFileSync(packagePath('package.json'), 'utf8')) as { name: string; version: string };
 
-/** Certifies one target: the whole run, from the reference server (if needed) to the reports. */
-export async function runConformance(options: RunOptions): Promise<RunResult> {
+/**
+ * Certifies one target: the whole run, from the reference server (if needed) to the reports. Takes options
+ * resolveRunOptions has checked (or, for `verify`, those a checked run recorded).
+ */
+export async function certify(options: RunOptions): Promise<RunResult> {
   const print = (line: string) => options.print?.(redact(line));
   const replay = options.replay;
   const startedAt = replay ? new Date(replay.startedAt) : new Date();
@@ -103,7 +55,8 @@ export async function runConformance(options: RunOptions): Promise<RunResult> {
   // On replay no key is sent anywhere; a stand-in is redacted to the same placeholder the recording shows.
   const apiKey = replay ? `replay-${randomBytes(12).toString('hex')}` : embedded?.apiKey ?? options.apiKey ?? '';
   const wasEmbedded = replay ? replay.target.embedded : embedded !== undefined;
-  registerSecret(apiKey);
+  // The key of a target named by the options was registered as it entered them; these two are born here.
+  if (embedded || replay) registerSecret(apiKey);
   if (replay) print(`Re-judging the exchanges recorded from ${baseUrl} (nothing is sent)`);
   else if (embedded) print(`No --base-url given: certifying the bundled reference server at ${baseUrl}`);
   else print(`Certifying ${baseUrl}`);
@@ -149,11 +102,10 @@ export async function runConformance(options: RunOptions): Promise<RunResult> {
     const rules = diagnosis ? withoutUnjudged(judged, diagnosis) : judged;
     const created = distinctCreated(rules.flatMap((rule) => rule.created));
     const cancelledBy = options.signal?.aborted ? String(options.signal.reason ?? 'cancelled') : undefined;
-    const judgedVerdict = diagnosis ? 'not-judged' : collector.suiteErrors.length > 0 && verdictOf(rules, options.strict) === 'certified' ? 'not-certified' : verdictOf(rules, options.strict);
-    // A cancelled run did not reach every rule: whatever it judged, it is no verdict on the whole target.
-    const verdict = cancelledBy && !diagnosis ? 'incomplete' : judgedVerdict;
     const finishedAt = new Date();
-    const baseline = options.baseline && judgeBaseline(rules, options.baseline, options.strict);
+    const { verdict, exitCode, baseline } = judgeRun({
+      rules, strict: options.strict, suiteErrors: collector.suiteErrors, diagnosis, cancelledBy, baseline: options.baseline,
+    });
     const report: Report = {
       tool: { name: TOOL.name, version: TOOL.version },
       specVersion: loadCatalog().specVersion,
@@ -164,7 +116,7 @@ export async function runConformance(options: RunOptions): Promise<RunResult> {
       durationMs: finishedAt.getTime() - startedAt.getTime(),
       options: reportedOptions(options),
       verdict,
-      exitCode: cancelledBy ? cancelledExitCode(cancelledBy) : gateExitCode(verdict, baseline, collector.suiteErrors.length > 0),
+      exitCode,
       ...(cancelledBy ? { cancelled: cancelledBy } : {}),
       ...(diagnosis ? { diagnosis } : {}),
       rateLimitWaits: log.waits,
@@ -249,11 +201,6 @@ function removeListenersAddedSince(before: Map<NodeJS.Signals, Set<Listener>>): 
   for (const [signal, kept] of before) {
     for (const listener of process.listeners(signal) as Listener[]) if (!kept.has(listener)) process.off(signal, listener);
   }
-}
-
-/** The shell's convention: 128 + the signal's number (SIGINT 130, SIGTERM 143). */
-export function cancelledExitCode(reason: string): number {
-  return reason === 'SIGTERM' ? 143 : 130;
 }
 
 function readExchanges(path: string): Exchange[] {

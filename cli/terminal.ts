@@ -1,10 +1,10 @@
 import type { CheckResult } from './collector.js';
-import { causesOf, sharedCauses, type Report, type RuleResult } from './report.js';
+import { causesOf, sharedCauses, suiteBroke, SUITE_BUG_NOTICE, type Report, type RuleResult } from './report.js';
 import { getRule } from '../helpers/catalog.js';
 import type { Evidence } from '../helpers/outcome.js';
 import { PROGRESS_PREFIX } from '../helpers/client.js';
 
-const MARK: Record<RuleResult['status'], string> = { passed: 'PASS', failed: 'FAIL', skipped: 'SKIP', errored: 'ERR ' };
+const MARK: Record<RuleResult['status'], string> = { passed: 'PASS', failed: 'FAIL', skipped: 'SKIP', errored: 'ERR ', 'suite-error': 'BUG ' };
 
 /** One progress line per finished check. */
 export function progressLine(result: CheckResult): string {
@@ -17,7 +17,8 @@ export function progressLine(result: CheckResult): string {
 /** The closing summary: verdict, counts by level and outcome, then each failure by cause, expected vs seen. */
 export function summaryText(report: Report): string {
   const lines: string[] = [''];
-  const incomplete = report.cancelled ? `INCOMPLETE (cancelled by ${report.cancelled})` : 'INCOMPLETE (MUST rules skipped)';
+  const broke = suiteBroke(report);
+  const incomplete = report.cancelled ? `INCOMPLETE (cancelled by ${report.cancelled})` : broke ? 'INCOMPLETE (the suite itself broke)' : 'INCOMPLETE (MUST rules skipped)';
   const verdict = { certified: 'CERTIFIED', 'not-certified': 'NOT CERTIFIED', incomplete, 'not-judged': 'NOT JUDGED' }[report.verdict];
   lines.push(`${verdict}: ${report.target.baseUrl}${report.target.embedded ? ' (bundled reference server)' : ''}`);
   if (report.diagnosis) {
@@ -25,21 +26,22 @@ export function summaryText(report: Report): string {
     if (report.diagnosis.exchange) lines.push(`  reproduce: ${report.diagnosis.exchange.curl}`);
   }
   lines.push('');
-  lines.push('          passed  failed  skipped  errored');
+  // The suite-error column only when there is one: a run without a bug of ours reads as it always has.
+  const columns = (['passed', 'failed', 'skipped', 'errored', 'suite-error'] as const).filter((outcome) => outcome !== 'suite-error' || broke);
+  lines.push(`        ${columns.map((outcome) => `  ${outcome.padStart(Math.max(6, outcome.length))}`).join('')}`);
   for (const level of ['MUST', 'SHOULD', 'INFO'] as const) {
-    const c = report.counts[level];
-    lines.push(`  ${level.padEnd(7)} ${String(c.passed).padStart(6)}  ${String(c.failed).padStart(6)}  ${String(c.skipped).padStart(7)}  ${String(c.errored).padStart(7)}`);
+    lines.push(`  ${level.padEnd(6)}${columns.map((outcome) => `  ${String(report.counts[level][outcome] ?? 0).padStart(Math.max(6, outcome.length))}`).join('')}`);
   }
   lines.push('');
   lines.push(`  ${report.requests.total} requests, ${createdText(report)}, ${(report.durationMs / 1000).toFixed(1)} s${waitsText(report)}`);
   if (report.created.reused) lines.push(`  the target gave ${report.created.reused.length === 1 ? 'one ID' : `${report.created.reused.length} IDs`} to more than one created pet: ${report.created.reused.slice(0, 5).join(', ')}${report.created.reused.length > 5 ? ', …' : ''}`);
-  const problems = report.rules.filter((rule) => rule.status === 'failed' || rule.status === 'errored');
+  const problems = report.rules.filter((rule) => rule.status === 'failed' || rule.status === 'errored' || rule.status === 'suite-error');
   const shared = sharedCauses(report.rules);
   if (shared.length > 0) lines.push('', 'One cause, several rules (fix it once):');
   for (const cause of shared) lines.push(`  ${cause.rules.length} rules: ${firstLine(cause.statement)}`, `     ${cause.rules.join(', ')}`);
   if (problems.length > 0) lines.push('');
   for (const rule of problems) {
-    lines.push(`${rule.status === 'failed' ? 'FAIL' : 'ERR '} ${rule.id} [${rule.level}] ${rule.summary}`);
+    lines.push(`${MARK[rule.status]} ${rule.id} [${rule.level}] ${rule.summary}`);
     const causes = causesOf(rule.evidence);
     for (const { evidence, count } of causes.slice(0, 3)) {
       lines.push(`     ${count > 1 ? `${count} findings, one cause: ` : ''}${evidence.message}`);
@@ -53,6 +55,7 @@ export function summaryText(report: Report): string {
     if (rule.evidence.length === 0 && rule.message) lines.push(`     ${rule.message}`);
   }
   for (const error of report.suiteErrors) lines.push(`SUITE ERROR ${error}`);
+  if (broke) lines.push('', `The suite itself broke. ${SUITE_BUG_NOTICE}`);
   return lines.join('\n');
 }
 

@@ -4,7 +4,8 @@ import { join, resolve } from 'node:path';
 import { parseJson } from '../helpers/json.js';
 import type { Report, RuleResult } from './report.js';
 import { MANIFEST_FILE, sha256Of, type Manifest } from './reports/manifest.js';
-import { DEFAULT_OPTIONS, runConformance, TOOL, type RunOptions } from './run.js';
+import { DEFAULT_OPTIONS, type RunOptions } from './resolve-options.js';
+import { certify, TOOL } from './run.js';
 
 /** The outcome of `verify`: exit 0 with one line saying what was verified, or 1 naming the first difference. */
 export interface Verification {
@@ -94,7 +95,7 @@ async function rejudge(dir: string, manifest: Manifest, report: Report): Promise
       reporters: ['json'],
       replay: { harPath: join(dir, 'exchanges.har'), runId: report.runId, startedAt: report.startedAt, target: report.target },
     };
-    const result = await runConformance(options);
+    const result = await certify(options);
     return { report: result.report, unmatched: result.unmatched ?? [] };
   } finally {
     rmSync(scratch, { recursive: true, force: true });

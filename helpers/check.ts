@@ -1,8 +1,7 @@
 import { test, type TestContext } from 'vitest';
 import { deselectionReason, getRule, type Rule } from './catalog.js';
-import { BudgetExhausted, RateLimitWaitTooLong, type PetstoreClient } from './client.js';
-import type { Exchange } from './exchange.js';
-import { RuleViolation, SkipCheck, toEvidence, type RuleMeta, type ViolationFacts } from './outcome.js';
+import type { PetstoreClient } from './client.js';
+import { NotJudged, outcomeOfThrown, RuleViolation, SkipCheck, toEvidence, type RuleMeta, type ViolationFacts } from './outcome.js';
 import { runConfig, type RunConfig } from './run-config.js';
 import { theClient } from './run.js';
 
@@ -84,7 +83,7 @@ async function runCheck(rule: Rule, body: (ctx: CheckContext) => Promise<void>, 
   }
 }
 
-/** Turns what a check threw into one of the four outcomes; anything but a pass rethrows so vitest agrees. */
+/** Turns what a check threw into its outcome; anything but a pass rethrows so vitest agrees. */
 function classify(error: unknown, rule: Rule, meta: RuleMeta, skipWith: (reason: string) => never): void {
   if (error instanceof RuleViolation) {
     if (rule.level === 'INFO') {
@@ -97,12 +96,21 @@ function classify(error: unknown, rule: Rule, meta: RuleMeta, skipWith: (reason:
     meta.evidence = error.evidence;
     throw error;
   }
-  if (error instanceof SkipCheck || error instanceof BudgetExhausted || error instanceof RateLimitWaitTooLong) {
-    skipWith((error as Error).message);
-  }
-  meta.outcome = 'errored';
-  meta.message = error instanceof Error ? `${error.name === 'Error' ? '' : `${error.name}: `}${error.message}` : String(error);
-  const exchange = (error as { exchange?: Exchange } | undefined)?.exchange;
+  const outcome = outcomeOfThrown(error);
+  if (outcome === 'skipped') skipWith((error as Error).message);
+  meta.outcome = outcome;
+  meta.message = outcome === 'suite-error' ? describeBug(error as Error) : describeThrown(error);
+  const exchange = error instanceof NotJudged ? error.exchange : undefined;
   if (exchange) meta.evidence = [{ message: meta.message, exchanges: [toEvidence(exchange)] }];
   throw error;
+}
+
+function describeThrown(error: unknown): string {
+  return error instanceof Error ? `${error.name === 'Error' ? '' : `${error.name}: `}${error.message}` : String(error);
+}
+
+/** The error and where our code threw it: what a maintainer needs from the bug report. */
+function describeBug(error: Error): string {
+  const frame = error.stack?.split('\n').find((line) => /^\s+at /.test(line))?.trim();
+  return `${error.name}: ${error.message}${frame ? ` (${frame})` : ''}`;
 }

@@ -4,6 +4,7 @@ import { request, type Dispatcher } from 'undici';
 import { authorizationFor, type AuthMode, type Exchange, type RecordedRequest, type RecordedResponse } from './exchange.js';
 import { stringifyJson } from './json.js';
 import { CancellationWatch } from './cancellation.js';
+import { NotJudged } from './outcome.js';
 import { CircuitBreaker } from './circuit-breaker.js';
 import { Pacer, RateLimitWaitTooLong } from './pacing.js';
 import { dispatcherFor, type ProxyRoute } from './proxy.js';
@@ -52,35 +53,35 @@ export interface ClientOptions {
 }
 
 /** The request budget (--max-requests) is spent: the rules left are reported as skipped. */
-export class BudgetExhausted extends Error {
+export class BudgetExhausted extends NotJudged {
   override name = 'BudgetExhausted';
+  readonly outcome = 'skipped';
 }
 
-/** The target could not be talked to: refused, reset, timed out, unreadable. The check is errored, not failed. */
-export class TransportError extends Error {
+/**
+ * The target could not be talked to: refused, reset, timed out, unreadable. The check is errored, not failed.
+ * No exchange when the request was never sent (the target had already stopped answering).
+ */
+export class TransportError extends NotJudged {
   override name = 'TransportError';
-  /** None when the request was never sent (the target had already stopped answering). */
-  constructor(message: string, readonly exchange?: Exchange) {
-    super(message);
-  }
+  readonly outcome = 'errored';
 }
 
 /** The target kept answering 429 after every backoff: the rule could not be judged. */
-export class StillRateLimited extends Error {
+export class StillRateLimited extends NotJudged {
   override name = 'StillRateLimited';
-  constructor(message: string, readonly exchange: Exchange) {
-    super(message);
-  }
+  readonly outcome = 'errored';
 }
 
 /**
  * The first answers show a wrong base URL or a refused key (cli/preflight.ts): nothing more is sent, and
  * the run reports the one cause instead of every rule failed.
  */
-export class TargetNotJudgeable extends Error {
+export class TargetNotJudgeable extends NotJudged {
   override name = 'TargetNotJudgeable';
-  constructor(readonly diagnosis: Diagnosis, readonly exchange?: Exchange) {
-    super(`not judged: ${diagnosis.problem}`);
+  readonly outcome = 'errored';
+  constructor(readonly diagnosis: Diagnosis, exchange?: Exchange) {
+    super(`not judged: ${diagnosis.problem}`, exchange);
   }
 }
 

@@ -1,6 +1,14 @@
 import { curlFor, describeExchange, type Exchange } from './exchange.js';
 
-export type Outcome = 'passed' | 'failed' | 'skipped' | 'errored';
+/**
+ * What became of one check: the rule held, the target broke it, it could not be judged for a reason the
+ * reader can act on (skipped) or because the target broke first (errored), or the suite's own code broke
+ * (suite-error: a bug of petstore-conformance, which says nothing of the target).
+ */
+export type Outcome = 'passed' | 'failed' | 'skipped' | 'errored' | 'suite-error';
+
+/** The outcomes in the order reports list them. */
+export const OUTCOMES: readonly Outcome[] = ['passed', 'failed', 'errored', 'skipped', 'suite-error'];
 
 /** An exchange as a report carries it: the record plus the line that reproduces it. */
 export interface ExchangeEvidence {
@@ -103,9 +111,35 @@ export class RuleViolation extends Error {
   }
 }
 
+/**
+ * The rule could not be judged: the base of every error that says so, which carries the outcome it means.
+ * `skipped`: for a reason the reader can act on (an option, a spent budget, a cancelled run).
+ * `errored`: the target broke before the rule could be judged (no answer, no fixture).
+ */
+export abstract class NotJudged extends Error {
+  abstract readonly outcome: 'skipped' | 'errored';
+
+  /** `exchange`: the request that showed why, when there was one. */
+  constructor(message: string, readonly exchange?: Exchange) {
+    super(message);
+  }
+}
+
 /** The rule cannot be judged in this run, for a reason the reader can act on (an option, missing data). */
-export class SkipCheck extends Error {
+export class SkipCheck extends NotJudged {
   override name = 'SkipCheck';
+  readonly outcome = 'skipped';
+}
+
+// Only a mistake in code can throw these: the target's bytes reach our code as parsed values and findings,
+// never as a TypeError. A plain Error (a fixture the target would not create) stays the target's.
+const PROGRAMMING_ERRORS = ['TypeError', 'ReferenceError', 'RangeError', 'SyntaxError', 'AssertionError'];
+
+/** What a check that threw something other than a violation comes to. */
+export function outcomeOfThrown(error: unknown): 'skipped' | 'errored' | 'suite-error' {
+  if (error instanceof NotJudged) return error.outcome;
+  if (error instanceof Error && PROGRAMMING_ERRORS.includes(error.name)) return 'suite-error';
+  return 'errored';
 }
 
 export function toEvidence(exchange: Exchange): ExchangeEvidence {

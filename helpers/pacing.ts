@@ -1,4 +1,5 @@
 import { parseHttpDate, retryAfterWaitMs } from './retry-after.js';
+import { NotJudged } from './outcome.js';
 
 /** The X-RateLimit-* headers of one response, each kept only when it is a non-negative integer. */
 export interface RateLimitHeaders {
@@ -65,8 +66,10 @@ export interface Response {
   headers: Readonly<Record<string, string>>;
 }
 
-export class RateLimitWaitTooLong extends Error {
+/** A rate-limit window would end later than the run may wait: the rule is skipped, not failed. */
+export class RateLimitWaitTooLong extends NotJudged {
   override name = 'RateLimitWaitTooLong';
+  readonly outcome = 'skipped';
 }
 
 // Reset is rounded to whole seconds and clocks differ: a window is taken to end a little after it says.

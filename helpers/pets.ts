@@ -2,7 +2,7 @@ import type { CheckContext } from './check.js';
 import type { Exchange } from './exchange.js';
 import { answeredSuccess, createdIdOf, describeExchange } from './exchange.js';
 import { asBigInt, isJsonObject, type Json } from './json.js';
-import { SkipCheck } from './outcome.js';
+import { NotJudged, SkipCheck } from './outcome.js';
 import { answeredAt, readAfterWrite } from './read-after-write.js';
 import { validateSchema } from './schema.js';
 import { INT64, PAGE_SIZE, PET_STATUSES, type PetStatus } from './spec-facts.js';
@@ -16,11 +16,9 @@ export interface Pet {
 }
 
 /** A fixture could not be set up: the rule could not be judged, which is not the same as a violation. */
-export class SetupError extends Error {
+export class SetupError extends NotJudged {
   override name = 'SetupError';
-  constructor(message: string, readonly exchange?: Exchange) {
-    super(message);
-  }
+  readonly outcome = 'errored';
 }
 
 /** Every pet this run created, in order: reported, so the vendor knows what we left on their server. */

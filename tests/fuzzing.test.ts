@@ -14,7 +14,7 @@ import { jsonEquals, parseJson, stringifyJson, type Json } from '../helpers/json
 import type { Counterexample } from '../helpers/outcome.js';
 import { petFieldDifferences } from '../helpers/pet-fields.js';
 import { validateSchema } from '../helpers/schema.js';
-import { DEFAULT_OPTIONS } from '../cli/run.js';
+import { DEFAULT_OPTIONS } from '../cli/resolve-options.js';
 import type { Report } from '../cli/report.js';
 import { DEFECTS, type DefectId } from '../server/defects.js';
 import { createReferenceApp } from '../server/reference-server.js';

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type { Rule } from '../../helpers/catalog.js';
-import type { Report, RuleResult, Verdict } from '../report.js';
+import type { BaselineJudgement, Report, RuleResult } from '../report.js';
 
 /**
  * A baseline is the list of rules a target is known to fail, so a team can gate CI on regressions
@@ -26,19 +26,6 @@ export interface BaselineEntry {
   line: number;
 }
 
-/** What a run says about its baseline; it sits in report.json under `baseline`. */
-export interface BaselineJudgement {
-  file: string;
-  /** Listed rules that fail again: reported, and they do not fail the run. */
-  known: string[];
-  /** Listed rules that pass now: the run fails until they are taken out of the list. */
-  nowPassing: string[];
-  /** Listed rules this run did not judge (skipped, deselected): neither tolerated nor stale. */
-  notJudged: string[];
-  /** Rules that fail the run and are not listed: the regressions. */
-  unlisted: string[];
-}
-
 /** The baseline file is unusable: the message names the file, the line and the fix. */
 export class BaselineError extends Error {
   override name = 'BaselineError';
@@ -46,8 +33,6 @@ export class BaselineError extends Error {
 
 /** Exit code of a run whose only problem is a stale baseline: a listed rule passes now. */
 export const EXIT_BASELINE_STALE = 5;
-/** The target cannot be judged: unreachable, or its first answers show a wrong --base-url or a refused key. */
-export const EXIT_NOT_JUDGED = 3;
 
 const RULE_ID = /^[A-Z][A-Z0-9]*-\d+$/;
 
@@ -113,17 +98,6 @@ export function judgeBaseline(rules: readonly RuleResult[], baseline: Baseline, 
     }
   }
   return judgement;
-}
-
-/**
- * The exit code of a run. Without a baseline: 1 when not certified. With one: 1 when a rule not
- * listed fails (a regression) or the suite broke, else 5 when a listed rule passes again, else 0.
- */
-export function gateExitCode(verdict: Verdict, judgement: BaselineJudgement | undefined, suiteBroke: boolean): number {
-  if (verdict === 'not-judged') return EXIT_NOT_JUDGED;
-  if (!judgement) return verdict === 'not-certified' ? 1 : 0;
-  if (suiteBroke || judgement.unlisted.length > 0) return 1;
-  return judgement.nowPassing.length > 0 ? EXIT_BASELINE_STALE : 0;
 }
 
 /** The rules that fail this run (MUST, and SHOULD under --strict): what --write-baseline lists. */

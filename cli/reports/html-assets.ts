@@ -77,20 +77,20 @@ details.options > summary, details.evidence > summary { cursor: pointer; color: 
 .badge { display: inline-block; padding: 0 0.5rem; border-radius: 1rem; font-size: 0.75rem; font-weight: 600; letter-spacing: 0.02em; text-transform: uppercase; border: 1px solid currentColor; white-space: nowrap; }
 .outcome-passed { color: var(--pass); background: var(--pass-bg); }
 .outcome-failed { color: var(--fail); background: var(--fail-bg); }
-.outcome-errored { color: var(--error); background: var(--error-bg); }
+.outcome-errored, .outcome-suite-error { color: var(--error); background: var(--error-bg); }
 .outcome-skipped { color: var(--skip); background: var(--skip-bg); }
 .outcome-info { color: var(--info); background: var(--info-bg); }
 .outcome-known { color: var(--muted); background: var(--panel); }
 .level { color: var(--muted); background: transparent; }
 .message { margin: 0.375rem 0; overflow-wrap: anywhere; }
 .rule[data-status=failed] .message { color: var(--fail); }
-.rule[data-status=errored] .message { color: var(--error); }
+.rule[data-status=errored] .message, .rule[data-status=suite-error] .message { color: var(--error); }
 .words { margin: 0.375rem 0; padding: 0 0 0 0.75rem; border-left: 3px solid var(--line); color: var(--muted); font-size: 0.9375rem; overflow-wrap: anywhere; }
 .words cite { display: block; font-style: normal; font-size: 0.8125rem; }
 .observations { margin: 0.375rem 0; padding-left: 1.25rem; color: var(--muted); font-size: 0.9375rem; overflow-wrap: anywhere; }
 .evidence { margin-top: 0.5rem; }
 .evidence-item { margin: 0.5rem 0 1rem; padding-left: 0.75rem; border-left: 3px solid var(--fail); }
-.rule[data-status=errored] .evidence-item { border-left-color: var(--error); }
+.rule[data-status=errored] .evidence-item, .rule[data-status=suite-error] .evidence-item { border-left-color: var(--error); }
 .evidence-item > p { margin: 0.25rem 0; font-weight: 600; overflow-wrap: anywhere; }
 .expected-seen { display: grid; grid-template-columns: max-content 1fr; gap: 0.125rem 0.75rem; margin: 0.5rem 0; }
 .expected-seen dt { color: var(--muted); }
@@ -133,7 +133,7 @@ export const SCRIPT = `
   const form = document.querySelector('.filters');
   const rules = [...document.querySelectorAll('.rule')];
   const areas = [...document.querySelectorAll('.area')];
-  const problems = new Set(['failed', 'errored']);
+  const problems = new Set(['failed', 'errored', 'suite-error']);
   function apply() {
     const show = form.elements.show.value;
     const levels = new Set([...form.querySelectorAll('input[name=level]:checked')].map((input) => input.value));

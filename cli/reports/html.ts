@@ -1,7 +1,7 @@
 import { loadCatalog, type Level } from '../../helpers/catalog.js';
 import { AREA_ORDER } from '../../helpers/spec-facts.js';
 import type { Evidence, ExchangeEvidence, Outcome } from '../../helpers/outcome.js';
-import { causesOf, sharedCauses, type Report, type RuleResult } from '../report.js';
+import { causesOf, countedOutcomes, sharedCauses, suiteBroke, SUITE_BUG_NOTICE, type Report, type RuleResult } from '../report.js';
 import { waitsText } from '../terminal.js';
 import { specSections, specAnchorFor, type SpecSection } from './spec-text.js';
 import { CONTENT_SECURITY_POLICY, SCRIPT, STYLE } from './html-assets.js';
@@ -13,7 +13,7 @@ import { html, trusted, type SafeHtml } from './safe-html.js';
 const EXCHANGES_SHOWN = 5;
 
 const VERDICT_WORD: Record<Report['verdict'], string> = { certified: 'Certified', 'not-certified': 'Not certified', incomplete: 'Incomplete', 'not-judged': 'Not judged' };
-const OUTCOME_WORD: Record<Outcome, string> = { passed: 'Passed', failed: 'Failed', errored: 'Errored', skipped: 'Skipped' };
+const OUTCOME_WORD: Record<Outcome, string> = { passed: 'Passed', failed: 'Failed', errored: 'Errored', skipped: 'Skipped', 'suite-error': 'Suite error' };
 const LEVELS: readonly Level[] = ['MUST', 'SHOULD', 'INFO'];
 
 /** report.html: one self-contained page, readable offline, on a phone and on paper. */
@@ -84,6 +84,9 @@ export function verdictReason(report: Report): string {
   if (report.verdict === 'not-judged') {
     return `The run stopped at its first answers: ${report.diagnosis?.problem ?? 'the target cannot be judged'}.`;
   }
+  if (report.verdict === 'incomplete' && suiteBroke(report)) {
+    return 'No MUST rule failed, but the suite itself broke, so this run cannot certify the server.';
+  }
   if (report.verdict === 'incomplete') {
     return `No MUST rule failed, but ${rules(count('MUST', 'skipped'))} at MUST level were skipped, so this run cannot certify the server.`;
   }
@@ -95,7 +98,7 @@ export function verdictReason(report: Report): string {
 }
 
 function countsTable(report: Report): SafeHtml {
-  const outcomes: Outcome[] = ['passed', 'failed', 'errored', 'skipped'];
+  const outcomes = countedOutcomes(report);
   return html`<table class="counts" aria-label="Rules by level and outcome">
 <thead><tr><th>Level</th>${outcomes.map((outcome) => html`<th>${OUTCOME_WORD[outcome]}</th>`)}</tr></thead>
 <tbody>${LEVELS.map((level) => html`<tr><td>${level}</td>${outcomes.map((outcome) => html`<td>${report.counts[level][outcome]}</td>`)}</tr>`)}</tbody>
@@ -126,12 +129,13 @@ ${baseline.notJudged.length > 0 ? html`<li>Not judged in this run: ${ids(baselin
 }
 
 function suiteErrorNotice(report: Report): SafeHtml | undefined {
-  if (report.suiteErrors.length === 0) return undefined;
-  return html`<section class="notice suite-errors"><h2>The suite itself broke</h2><ul>${report.suiteErrors.map((error) => html`<li><code>${error}</code></li>`)}</ul></section>`;
+  if (!suiteBroke(report)) return undefined;
+  const broken = report.rules.filter((rule) => rule.status === 'suite-error');
+  return html`<section class="notice suite-errors"><h2>The suite itself broke</h2><p>${SUITE_BUG_NOTICE}</p><ul>${broken.map((rule) => html`<li><a href="#rule-${rule.id}">${rule.id}</a>: <code>${rule.message ?? ''}</code></li>`)}${report.suiteErrors.map((error) => html`<li><code>${error}</code></li>`)}</ul></section>`;
 }
 
 function toFixList(report: Report): SafeHtml | undefined {
-  const problems = report.rules.filter((rule) => rule.status === 'failed' || rule.status === 'errored');
+  const problems = report.rules.filter((rule) => rule.status === 'failed' || rule.status === 'errored' || rule.status === 'suite-error');
   if (problems.length === 0) return undefined;
   const shared = sharedCauses(report.rules);
   return html`<section class="notice to-fix"><h2>${problems.length} ${problems.length === 1 ? 'rule' : 'rules'} to look at</h2>
@@ -157,7 +161,7 @@ function filters(report: Report): SafeHtml {
   const count = (predicate: (rule: RuleResult) => boolean) => report.rules.filter(predicate).length;
   const choices: Array<[string, string, number]> = [
     ['all', 'All', report.rules.length],
-    ['failed', 'Failed or errored', count((rule) => rule.status === 'failed' || rule.status === 'errored')],
+    ['failed', 'Failed or errored', count((rule) => rule.status === 'failed' || rule.status === 'errored' || rule.status === 'suite-error')],
     ['skipped', 'Skipped', count((rule) => rule.status === 'skipped')],
     ['passed', 'Passed', count((rule) => rule.status === 'passed')],
   ];
@@ -188,7 +192,7 @@ function ruleArticle(rule: RuleResult, report: Report, spec: readonly SpecSectio
 ${showMessage ? html`<p class="message">${rule.message}</p>` : ''}
 ${rule.observations.length > 0 ? html`<ul class="observations">${rule.observations.map((note) => html`<li>${note}</li>`)}</ul>` : ''}
 <blockquote class="words">“${rule.words}”<cite>${sectionLink(rule, spec)} · ${rule.source}</cite></blockquote>
-${rule.evidence.length > 0 && (rule.status === 'failed' || rule.status === 'errored') ? evidenceDetails(rule) : ''}
+${rule.evidence.length > 0 && (rule.status === 'failed' || rule.status === 'errored' || rule.status === 'suite-error') ? evidenceDetails(rule) : ''}
 ${rule.requests > 0 ? html`<p class="meta">${rule.requests} ${rule.requests === 1 ? 'request' : 'requests'}, ${rule.durationMs} ms</p>` : ''}
 </article>`;
 }

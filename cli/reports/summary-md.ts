@@ -1,12 +1,14 @@
 import type { Level } from '../../helpers/catalog.js';
 import type { Outcome } from '../../helpers/outcome.js';
-import { causesOf, sharedCauses, type Report, type RuleResult } from '../report.js';
+import { causesOf, countedOutcomes, sharedCauses, suiteBroke, SUITE_BUG_NOTICE, type Report, type RuleResult } from '../report.js';
 import { createdText, waitsText } from '../terminal.js';
 
 // A step summary is capped (1 MiB on GitHub) and a pull-request comment is read by people: a long
 // list of failures is cut, and report.html holds the rest.
 const MAX_LISTED = 50;
 const MAX_MESSAGE = 240;
+
+const OUTCOME_TITLE: Record<Outcome, string> = { passed: 'Passed', failed: 'Failed', errored: 'Errored', skipped: 'Skipped', 'suite-error': 'Suite error' };
 
 const HEADLINE: Record<Report['verdict'], string> = {
   certified: '✅ Certified',
@@ -18,7 +20,8 @@ const HEADLINE: Record<Report['verdict'], string> = {
 /** A short Markdown summary for $GITHUB_STEP_SUMMARY or a pull-request comment. */
 export function toSummaryMarkdown(report: Report): string {
   const lines: string[] = [];
-  lines.push(`## ${HEADLINE[report.verdict]}: ${code(report.target.baseUrl)}${report.target.embedded ? ' (bundled reference server)' : ''}`);
+  const headline = report.verdict === 'incomplete' && suiteBroke(report) ? '⚠️ Incomplete: the suite itself broke' : HEADLINE[report.verdict];
+  lines.push(`## ${headline}: ${code(report.target.baseUrl)}${report.target.embedded ? ' (bundled reference server)' : ''}`);
   lines.push('');
   lines.push([
     `Pet Store interface ${report.specVersion}`,
@@ -43,8 +46,10 @@ export function toSummaryMarkdown(report: Report): string {
   }
   lines.push(...ruleList('Failed', report.rules.filter((rule) => rule.status === 'failed'), known));
   lines.push(...ruleList('Could not be judged (errored)', report.rules.filter((rule) => rule.status === 'errored'), known));
-  if (report.suiteErrors.length > 0) {
-    lines.push('', '### The suite itself broke', '');
+  lines.push(...ruleList('Not judged: the suite itself broke (suite-error)', report.rules.filter((rule) => rule.status === 'suite-error'), known));
+  if (suiteBroke(report)) {
+    lines.push('', '### The suite itself broke', '', text(SUITE_BUG_NOTICE));
+    if (report.suiteErrors.length > 0) lines.push('');
     for (const error of report.suiteErrors.slice(0, MAX_LISTED)) lines.push(`- ${text(error)}`);
   }
   lines.push('', 'Evidence for every rule (requests, responses, curl lines) is in `report.html` and `exchanges.har` of the report directory.');
@@ -52,11 +57,11 @@ export function toSummaryMarkdown(report: Report): string {
 }
 
 function countsTable(report: Report): string[] {
-  const outcomes: Outcome[] = ['passed', 'failed', 'errored', 'skipped'];
+  const outcomes = countedOutcomes(report);
   const levels: Level[] = ['MUST', 'SHOULD', 'INFO'];
   return [
-    '| Level | Passed | Failed | Errored | Skipped |',
-    '| --- | ---: | ---: | ---: | ---: |',
+    `| Level | ${outcomes.map((outcome) => OUTCOME_TITLE[outcome]).join(' | ')} |`,
+    `| --- |${outcomes.map(() => ' ---: |').join('')}`,
     ...levels.map((level) => `| ${level} | ${outcomes.map((outcome) => report.counts[level][outcome]).join(' | ')} |`),
   ];
 }

@@ -1,0 +1,266 @@
+import { randomInt } from 'node:crypto';
+import { accessSync, constants, mkdirSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { activeRules, loadCatalog } from '../helpers/catalog.js';
+import { AREA_ORDER } from '../helpers/spec-facts.js';
+import { registerSecret } from '../helpers/redact.js';
+import type { CheckSettings } from '../helpers/run-config.js';
+import type { Report } from './report.js';
+import { BaselineError, checkBaselineTarget, readBaselineFile, type Baseline } from './reports/baseline.js';
+import { REPORTER_NAMES, type ReporterName } from './reports/write.js';
+
+/** Bad usage or configuration: one clear line, exit code 2, nothing sent to the target. */
+export class UsageError extends Error {
+  override name = 'UsageError';
+}
+
+/** Every option of a run, resolved: defaults filled in, each value checked. */
+export interface RunOptions extends CheckSettings {
+  /** The target's base URL, ending in /v1; none certifies the bundled reference server. */
+  baseUrl?: string;
+  apiKey?: string;
+  reportDir: string;
+  strict: boolean;
+  /** Which report files are written (--reporter). */
+  reporters: ReporterName[];
+  /** Rules the target is known to fail (--baseline): reported, they do not fail the run. */
+  baseline?: Baseline;
+  /** Where to write this run's failures as a baseline (--write-baseline). */
+  writeBaseline?: string;
+  /** ISO date (YYYY-MM-DD) the date-aware checks take as today, e.g. to replay a run as of the getPet removal date; default the real date. */
+  today?: string;
+  /**
+   * Cancels the run (the CLI aborts it on SIGINT or SIGTERM, with the signal's name as the reason): nothing
+   * more is sent, the rules not reached are skipped, and every report is still written.
+   */
+  signal?: AbortSignal;
+  /** Where progress and the summary go; nothing is printed when absent. */
+  print?: (line: string) => void;
+  /**
+   * Rewrites one status line in place (a terminal): long phases show their progress there, undefined
+   * clears it. Absent (a CI log), a long phase prints a line every few seconds instead.
+   */
+  status?: (line: string | undefined) => void;
+  /**
+   * `verify`: re-judges a recorded run offline. Its exchanges.har answers every request, its run ID and
+   * start time are taken over (pet names and the rate-limit clock depend on them), and nothing is sent.
+   */
+  replay?: { harPath: string; runId: string; startedAt: string; target: Report['target'] };
+}
+
+/** Any subset of the options, as the programmatic API takes them; what is left out takes the CLI's default. */
+export type ConformanceOptions = Partial<Omit<RunOptions, 'baseline'>> & {
+  /** A baseline file, as --baseline: one rule ID per line that the target is known to fail. */
+  baseline?: string;
+};
+
+/** What the CLI or a program hands over before it is checked: a JavaScript caller's values may be of any type. */
+export type GivenOptions = { readonly [name in keyof ConformanceOptions]?: unknown };
+
+export const DEFAULT_OPTIONS: Omit<RunOptions, 'seed'> = {
+  reportDir: 'reports',
+  only: [],
+  skip: [],
+  readOnly: false,
+  strict: false,
+  timeoutMs: 10_000,
+  maxResponseBytes: 1_048_576,
+  maxRequests: null,
+  maxDurationMs: null,
+  concurrency: 4,
+  rateLimitReserve: 2,
+  rateLimitBudget: 1_100,
+  verifyRecovery: false,
+  fuzzRuns: 100,
+  fuzzValidRuns: 10,
+  readLagMs: 5_000,
+  reporters: REPORTER_NAMES,
+};
+
+type IntegerOption = 'timeoutMs' | 'maxDurationMs' | 'maxRequests' | 'concurrency' | 'rateLimitReserve' | 'rateLimitBudget'
+  | 'seed' | 'fuzzRuns' | 'fuzzValidRuns' | 'maxResponseBytes' | 'readLagMs';
+
+/**
+ * The range of every integer option, in the unit of its flag (`perFlagUnit` converts: --max-duration is
+ * seconds, maxDurationMs milliseconds). A zero concurrency would wait forever for a free slot; the other
+ * bounds keep a typo from becoming a run of days.
+ */
+export const INTEGER_OPTIONS: Record<IntegerOption, { flag: string; min: number; max: number; perFlagUnit?: number }> = {
+  timeoutMs: { flag: '--timeout <ms>', min: 100, max: 600_000 },
+  maxDurationMs: { flag: '--max-duration <seconds>', min: 1, max: 604_800, perFlagUnit: 1000 },
+  maxRequests: { flag: '--max-requests <n>', min: 1, max: 10_000_000 },
+  concurrency: { flag: '--concurrency <n>', min: 1, max: 64 },
+  rateLimitReserve: { flag: '--rate-limit-reserve <n>', min: 0, max: 1000 },
+  rateLimitBudget: { flag: '--rate-limit-budget <n>', min: 0, max: 1_000_000 },
+  seed: { flag: '--seed <n>', min: 0, max: 2 ** 31 - 1 },
+  fuzzRuns: { flag: '--fuzz-runs <n>', min: 0, max: 100_000 },
+  fuzzValidRuns: { flag: '--fuzz-valid-runs <n>', min: 0, max: 10_000 },
+  maxResponseBytes: { flag: '--max-response-bytes <n>', min: 1024, max: 1_073_741_824 },
+  readLagMs: { flag: '--read-lag <ms>', min: 0, max: 600_000 },
+};
+
+const NO_CAP = ['maxRequests', 'maxDurationMs'] as const;
+const FLAGS = ['readOnly', 'strict', 'verifyRecovery'] as const;
+
+/**
+ * The one resolver of a run's options, for the CLI and the programmatic API alike: defaults, the key from
+ * PETSTORE_API_KEY, and every check, each refusal a UsageError worded as the CLI words it. It runs before
+ * anything is sent, and registers the key for redaction where it enters the run.
+ */
+export function resolveRunOptions(given: GivenOptions, env: NodeJS.ProcessEnv): RunOptions {
+  const value = withoutUndefined(given);
+  const integers = Object.fromEntries(Object.keys(INTEGER_OPTIONS).map((name) => {
+    const option = name as IntegerOption;
+    const chosen = value[option] ?? (option === 'seed' ? randomSeed() : DEFAULT_OPTIONS[option as Exclude<IntegerOption, 'seed'>]);
+    return [option, chosen === null && (NO_CAP as readonly string[]).includes(option) ? null : checkInteger(option, chosen)];
+  })) as Pick<RunOptions, IntegerOption>;
+  const flags = Object.fromEntries(FLAGS.map((name) => [name, flag(value[name] ?? DEFAULT_OPTIONS[name], name)])) as Pick<RunOptions, (typeof FLAGS)[number]>;
+  const apiKey = optionalString(value.apiKey, '--api-key') ?? (env.PETSTORE_API_KEY || undefined);
+  if (apiKey) registerSecret(apiKey);
+  const baseUrl = value.baseUrl === undefined ? undefined : checkBaseUrl(optionalString(value.baseUrl, '--base-url')!);
+  if (baseUrl !== undefined && !apiKey) throw new UsageError('no API key: set PETSTORE_API_KEY (recommended) or pass --api-key');
+  const only = ruleNames(value.only, '--only');
+  const skip = ruleNames(value.skip, '--skip');
+  checkRuleNames([...only, ...skip]);
+  const caFile = optionalString(value.caFile, '--ca-file');
+  if (caFile !== undefined) checkCaFile(caFile);
+  const baselineFile = optionalString(value.baseline, '--baseline');
+  const writeBaseline = optionalString(value.writeBaseline, '--write-baseline');
+  const baseline = baselineFile === undefined ? undefined : baselineOption(baselineFile);
+  if (writeBaseline !== undefined) baselineOption(writeBaseline, 'write');
+  const reporters = value.reporters === undefined ? DEFAULT_OPTIONS.reporters : reporterNames(value.reporters);
+  const today = value.today === undefined ? undefined : checkToday(value.today);
+  // Last: the one check that leaves a trace (the folder it creates).
+  const reportDir = optionalString(value.reportDir, '--report-dir') ?? DEFAULT_OPTIONS.reportDir;
+  ensureWritable(reportDir);
+  return {
+    ...DEFAULT_OPTIONS,
+    ...flags,
+    ...integers,
+    baseUrl, apiKey, only, skip, caFile, reportDir, writeBaseline, reporters, baseline, today,
+    ...(value.signal !== undefined ? { signal: value.signal as AbortSignal } : {}),
+    ...(value.print !== undefined ? { print: value.print as RunOptions['print'] } : {}),
+    ...(value.status !== undefined ? { status: value.status as RunOptions['status'] } : {}),
+    ...(value.replay !== undefined ? { replay: value.replay as RunOptions['replay'] } : {}),
+  };
+}
+
+// As the CLI: a fresh seed each run, recorded in report.options so the run can be replayed.
+function randomSeed(): number {
+  return randomInt(0, INTEGER_OPTIONS.seed.max);
+}
+
+// `{ reportDir: undefined }` means "the default", not "no report folder".
+function withoutUndefined(given: GivenOptions): GivenOptions {
+  return Object.fromEntries(Object.entries(given).filter(([, entry]) => entry !== undefined));
+}
+
+/** The option's value, checked against its range in the flag's unit; the message shows the value as the flag would take it. */
+function checkInteger(option: IntegerOption, value: unknown): number {
+  const { flag, min, max, perFlagUnit = 1 } = INTEGER_OPTIONS[option];
+  if (typeof value === 'number' && Number.isInteger(value) && value >= min * perFlagUnit && value <= max * perFlagUnit) return value;
+  const shown = typeof value === 'number' ? value / perFlagUnit : value;
+  const name = flag.split(' ')[0]!;
+  throw new UsageError(`option '${flag}' argument '${String(shown)}' is invalid. ${name} must be an integer from ${min} to ${max}.`);
+}
+
+function flag(value: unknown, name: string): boolean {
+  if (typeof value !== 'boolean') throw new UsageError(`${name} must be true or false, not ${JSON.stringify(value)}`);
+  return value;
+}
+
+function optionalString(value: unknown, flagName: string): string | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string') throw new UsageError(`${flagName} takes a string, not ${JSON.stringify(value)}`);
+  return value;
+}
+
+function ruleNames(value: unknown, flagName: string): string[] {
+  if (value === undefined) return [];
+  if (!Array.isArray(value) || !value.every((name) => typeof name === 'string')) {
+    throw new UsageError(`${flagName} takes a list of rule IDs or areas, not ${JSON.stringify(value)}`);
+  }
+  return value as string[];
+}
+
+/** --reporter: known names only, each once; an empty list would write no report at all. */
+function reporterNames(value: unknown): ReporterName[] {
+  const names = Array.isArray(value) ? (value as unknown[]) : [value];
+  const unknown = names.filter((name) => !(REPORTER_NAMES as unknown[]).includes(name));
+  if (names.length === 0 || unknown.length > 0) {
+    throw new UsageError(`--reporter takes ${REPORTER_NAMES.join(', ')} (comma-separated), not "${unknown.map(String).join(',')}".`);
+  }
+  return [...new Set(names as ReporterName[])];
+}
+
+/** The date a replay or a test pins as today; a malformed one would silently judge the getPet removal date wrong. */
+function checkToday(value: unknown): string {
+  if (typeof value !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(value) || Number.isNaN(Date.parse(value)) || new Date(value).toISOString().slice(0, 10) !== value) {
+    throw new UsageError(`today must be a date written YYYY-MM-DD, e.g. 2026-01-31, not ${JSON.stringify(value)}`);
+  }
+  return value;
+}
+
+/** --baseline is read, and --write-baseline's folder checked, before anything is sent. */
+function baselineOption(file: string, mode: 'read' | 'write' = 'read'): Baseline | undefined {
+  try {
+    if (mode === 'read') return readBaselineFile(file, loadCatalog().rules);
+    checkBaselineTarget(file);
+    return undefined;
+  } catch (error) {
+    if (error instanceof BaselineError) throw new UsageError(error.message);
+    throw error;
+  }
+}
+
+/** The base URL, normalised (no trailing slash). */
+function checkBaseUrl(text: string): string {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new UsageError(`--base-url "${text}" is not a URL; give the full address, e.g. https://staging.example.com/v1`);
+  }
+  // "localhost:8080/v1" parses as the scheme "localhost:": name the missing scheme, not a strange one.
+  if (!text.includes('://')) {
+    throw new UsageError(`--base-url "${text}" has no http:// or https:// in front; give the full address, e.g. http://${text}`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new UsageError(`--base-url must use http or https, not ${url.protocol.replace(/:$/, '')}; give the server's http:// or https:// address`);
+  }
+  if (url.search || url.hash) throw new UsageError('--base-url must not carry a query or fragment; give the base address, e.g. https://staging.example.com/v1');
+  if (url.username || url.password) throw new UsageError('--base-url must not carry credentials; pass the key with PETSTORE_API_KEY');
+  return url.toString().replace(/\/+$/, '');
+}
+
+function checkRuleNames(names: string[]): void {
+  const known = new Set([...activeRules().map((rule) => rule.id), ...AREA_ORDER]);
+  const unknown = names.filter((name) => !known.has(name));
+  if (unknown.length > 0) {
+    throw new UsageError(`unknown rule ID or area in --only/--skip: ${unknown.join(', ')} (list them with --list)`);
+  }
+}
+
+/** A CA file that cannot be read would only surface mid-handshake, as a crash: name it before any connection. */
+function checkCaFile(path: string): void {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as NodeJS.ErrnoException).code ?? 'unreadable';
+    throw new UsageError(`cannot read --ca-file ${path} (${reason}): give the PEM file of the CA that signed the target's certificate`);
+  }
+  if (!text.includes('-----BEGIN CERTIFICATE-----')) {
+    throw new UsageError(`--ca-file ${path} holds no PEM certificate (-----BEGIN CERTIFICATE-----): give the CA certificate in PEM form`);
+  }
+}
+
+/** A report folder that cannot be written would fail the run at its very end, after every request. */
+function ensureWritable(dir: string): void {
+  try {
+    mkdirSync(resolve(dir), { recursive: true });
+    accessSync(resolve(dir), constants.W_OK);
+  } catch {
+    throw new UsageError(`cannot write reports to ${dir}: choose a writable folder with --report-dir`);
+  }
+}
