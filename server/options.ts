@@ -34,6 +34,8 @@ export interface ServerSettings {
   firstId?: bigint;
   /** How long a created pet stays invisible to reads (a replica lagging its primary). Default 0. */
   readLagMs?: number;
+  /** How long every response is held before it is sent: a target 50–300 ms away, without leaving loopback. Default 0. */
+  latencyMs?: number;
 }
 
 export interface ReferenceServerOptions extends ServerSettings {
@@ -51,6 +53,7 @@ export interface ResolvedOptions {
   preload: number | readonly PreloadPet[];
   firstId: bigint;
   readLagMs: number;
+  latencyMs: number;
   defects: ReadonlySet<DefectId>;
   variants: ReadonlySet<VariantId>;
 }
@@ -77,6 +80,7 @@ export function resolveOptions(options: ReferenceServerOptions, switchSettings: 
     preload: merged.preload ?? 0,
     firstId: merged.firstId ?? 1n,
     readLagMs: merged.readLagMs ?? 0,
+    latencyMs: merged.latencyMs ?? 0,
     defects: new Set(options.defects ?? []),
     variants: new Set(options.variants ?? []),
   };

@@ -1,11 +1,11 @@
 // Authentication: HTTP bearer on every operation; a missing or invalid key gets 401 with an Error body.
 import { describe } from 'vitest';
-import { check, type CheckContext } from '../helpers/check.js';
+import { check, type CheckContext, type CheckOptions } from '../helpers/check.js';
 import type { SendOptions } from '../helpers/client.js';
 import { describeExchange, type AuthMode, type Exchange } from '../helpers/exchange.js';
 import { expectError, expectStatus, expectThat, responseOf } from '../helpers/expect.js';
 import { groupExchanges, type OperationId } from '../helpers/operations.js';
-import { petName, petsKnownToExist, recordIfCreated, unknownPetId } from '../helpers/pets.js';
+import { petName, petsKnownToExist, recordIfCreated, unknownPetId, type Pet } from '../helpers/pets.js';
 import { swapCase } from '../helpers/redact.js';
 
 /** How each broken credential reads in a message. */
@@ -28,13 +28,21 @@ type BrokenAuth = keyof typeof BROKEN_AUTH;
  * answer: an existing pet for getPet, a valid NewPet (named, in case a server wrongly accepts it) for createPet.
  */
 async function requests(ctx: CheckContext, label: string): Promise<Record<OperationId, SendOptions>> {
-  const pets = await petsKnownToExist(ctx, { create: false });
+  const pets = await existingPets(ctx);
   return {
     listPets: { path: '/pets', query: { limit: '1' } },
     createPet: { method: 'POST', path: '/pets', json: { name: petName(ctx.config.runId, `auth-${label}`), categoryId: 1 } },
     getPet: { path: `/pets/${pets[0]?.id ?? 1}` },
     getStoreOrders: { path: '/store/orders' },
   };
+}
+
+let existing: Promise<Pet[]> | undefined;
+
+/** Looked up once for the checks that run together: one listing at most, not one per check. */
+function existingPets(ctx: CheckContext): Promise<Pet[]> {
+  existing ??= petsKnownToExist(ctx, { create: false });
+  return existing;
 }
 
 /** Sends one operation with one broken credential; it must get 401 with an Error body. */
@@ -81,18 +89,22 @@ async function expectKeyCheckedFirst(ctx: CheckContext, what: string, request: S
   });
 }
 
+// Each credential check sends its own requests and reads nothing another sends: they run together.
+// AUTH-08 judges every 401 of the area, so it waits for them all.
+const TOGETHER: CheckOptions = { concurrent: true };
+
 describe('auth', () => {
-  check('AUTH-01', (ctx) => expectRefusedEverywhere(ctx, 'none'));
-  check('AUTH-02', (ctx) => expectRefusedEverywhere(ctx, 'empty-bearer'));
+  check('AUTH-01', (ctx) => expectRefusedEverywhere(ctx, 'none'), TOGETHER);
+  check('AUTH-02', (ctx) => expectRefusedEverywhere(ctx, 'empty-bearer'), TOGETHER);
   check('AUTH-03', async (ctx) => {
     await expectRefusedEverywhere(ctx, 'unknown-key');
     await expectNearMissesRefused(ctx);
-  });
+  }, TOGETHER);
   check('AUTH-04', async (ctx) => {
     await expectRefusedEverywhere(ctx, 'basic');
     await expectOtherSchemesRefused(ctx);
-  });
-  check('AUTH-05', (ctx) => expectRefusedEverywhere(ctx, 'bare'));
+  }, TOGETHER);
+  check('AUTH-05', (ctx) => expectRefusedEverywhere(ctx, 'bare'), TOGETHER);
 
   check('AUTH-06', async (ctx) => {
     const { listPets, getPet, getStoreOrders } = await requests(ctx, 'key');
@@ -107,7 +119,7 @@ describe('auth', () => {
         });
       });
     }
-  });
+  }, TOGETHER);
 
   check('AUTH-07', async (ctx) => {
     // An invalid body, an unknown pet, an out-of-range limit, a malformed petId: a server that validates
@@ -121,7 +133,7 @@ describe('auth', () => {
     // A router that only matches integer petIds (Spring's {petId:\d+}, Rails constraints) answers 404 for a
     // path that names no operation, before any operation's authentication: that is no check of the body or pet.
     await expectKeyCheckedFirst(ctx, 'getPet of the malformed petId "abc"', { path: '/pets/abc' }, 'none', [401, 404]);
-  });
+  }, TOGETHER);
 
   check('AUTH-08', async (ctx) => {
     const isUnauthorized = (exchange: Exchange): boolean => exchange.response?.status === 401;
@@ -140,5 +152,5 @@ describe('auth', () => {
   check('AUTH-09', async (ctx) => {
     const exchange = await ctx.client.send({ path: '/pets', query: { limit: '1' }, auth: 'lowercase-bearer' });
     expectStatus(exchange, [200], 'the key sent as "bearer <key>"');
-  });
+  }, TOGETHER);
 });

@@ -1,6 +1,6 @@
 // GET /pets (listPets): page size, the limit bounds and the status filter.
 import { describe } from 'vitest';
-import { check, type CheckContext } from '../helpers/check.js';
+import { check, type CheckContext, type CheckOptions } from '../helpers/check.js';
 import type { Exchange } from '../helpers/exchange.js';
 import { describeExchange } from '../helpers/exchange.js';
 import { expectNoServerError, expectSchema, expectStatus, expectThat, preview, responseOf } from '../helpers/expect.js';
@@ -115,6 +115,11 @@ async function statusPage(ctx: CheckContext, status: string): Promise<{ pets: Pe
   return page;
 }
 
+// Once LIST-02 has made the fixtures, the page-size and bad-limit checks only read: LIST-03..07 run together,
+// and so do LIST-12 and LIST-13. LIST-08 reads what LIST-06 and LIST-07 were answered, and the status
+// checks share their pages and what the earlier pages showed, so they stay in turn.
+const TOGETHER: CheckOptions = { concurrent: true };
+
 describe('listing', () => {
   check('LIST-01', async (ctx) => {
     const { exchange } = await listPage(ctx);
@@ -135,26 +140,26 @@ describe('listing', () => {
     await ensureListed(ctx, { total: 1 });
     const { pets, exchange } = await listPage(ctx, { limit: '1' });
     expectPageSize(ctx, pets, 1, knownPetIds(ctx.client.exchanges).size, exchange);
-  });
+  }, TOGETHER);
 
   check('LIST-04', async (ctx) => {
     const { pets, exchange } = await listPage(ctx, { limit: '100' });
     expectPageSize(ctx, pets, 100, knownPetIds(ctx.client.exchanges).size, exchange);
-  });
+  }, TOGETHER);
 
   check('LIST-05', async (ctx) => {
     await ensureListed(ctx, { total: 7 });
     const { pets, exchange } = await listPage(ctx, { limit: '7' });
     expectPageSize(ctx, pets, 7, knownPetIds(ctx.client.exchanges).size, exchange);
-  });
+  }, TOGETHER);
 
   check('LIST-06', async (ctx) => {
     for (const value of OUT_OF_RANGE) await ctx.softly(() => expectRefusedOrPaged(ctx, value));
-  });
+  }, TOGETHER);
 
   check('LIST-07', async (ctx) => {
     for (const value of NOT_INTEGERS) await ctx.softly(() => expectRefusedOrPaged(ctx, value));
-  });
+  }, TOGETHER);
 
   check('LIST-08', async (ctx) => {
     const earlier = ctx.client.exchanges.filter((e) => (e.rule === 'LIST-06' || e.rule === 'LIST-07') && e.response);
@@ -214,7 +219,7 @@ describe('listing', () => {
   check('LIST-12', async (ctx) => {
     const exchange = await ctx.client.send({ path: '/pets', query: { status: 'not-a-status' } });
     ctx.observe(`status=not-a-status is answered ${exchange.response?.status}`);
-  });
+  }, TOGETHER);
 
   check('LIST-13', async (ctx) => {
     const earlier = ctx.client.exchanges.find((e) => e.rule === 'LIST-01' && e.response);
@@ -222,7 +227,7 @@ describe('listing', () => {
     const headers = exchange.response?.headers ?? {};
     const paging = Object.keys(headers).filter((name) => /^(link|x-total-count|x-next|x-page|x-cursor|x-has-more|x-next-cursor)/.test(name));
     ctx.observe(paging.length > 0 ? `paging headers: ${paging.map((name) => `${name}: ${headers[name]}`).join('; ')}` : 'no paging headers beyond the array itself');
-  });
+  }, TOGETHER);
   check('LIST-14', async (ctx) => {
     const known = knownStatusCounts(ctx.client.exchanges);
     const status = STATUSES.find((s) => (known.get(s) ?? 0) > 20);
