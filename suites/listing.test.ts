@@ -6,8 +6,9 @@ import { describeExchange } from '../helpers/exchange.js';
 import { expectNoServerError, expectSchema, expectStatus, expectThat, preview, responseOf } from '../helpers/expect.js';
 import { fallbackCase, sliceRevealingCase } from '../helpers/filtered-page.js';
 import { asBigInt } from '../helpers/json.js';
-import { ensurePets, knownPetIds, knownPets, knownStatusCounts, mostHeldStatus, SetupError, STATUSES, type Pet } from '../helpers/pets.js';
+import { ensurePets, knownPetIds, knownPets, knownStatusCounts, mostHeldStatus, SetupError, STATUSES, type Pet, type PetNeed } from '../helpers/pets.js';
 import { validateSchema } from '../helpers/schema.js';
+import { softlyTogether } from '../helpers/together.js';
 
 /**
  * A 200 page, or a violation saying what came back instead. Only the array is required here: whether
@@ -28,9 +29,9 @@ function expectArray(exchange: Exchange): Pet[] {
 }
 
 /** ensurePets, where a 200 listing that is not an array is this suite's finding, not a broken setup. */
-async function ensureListed(ctx: CheckContext, need: Parameters<typeof ensurePets>[1]): Promise<Pet[]> {
+async function ensureListed(ctx: CheckContext, ...needs: PetNeed[]): Promise<Pet[]> {
   try {
-    return await ensurePets(ctx, need);
+    return await ensurePets(ctx, ...needs);
   } catch (error) {
     if (error instanceof SetupError && error.exchange?.response?.status === 200 && error.exchange.request.method === 'GET') expectArray(error.exchange);
     throw error;
@@ -43,9 +44,8 @@ async function ensureListed(ctx: CheckContext, need: Parameters<typeof ensurePet
  * of one status, for LIST-14), then two of each status for the filters (LIST-09, LIST-10, LIST-11).
  */
 async function ensureSuiteFixtures(ctx: CheckContext): Promise<void> {
-  const fillerStatus = mostHeldStatus(await ensureListed(ctx, {}));
-  await ensureListed(ctx, { total: 21, fillerStatus });
-  await ensureListed(ctx, { perStatus: 2 });
+  const fillerStatus = mostHeldStatus(await ensureListed(ctx));
+  await ensureListed(ctx, { total: 21, fillerStatus }, { perStatus: 2 });
 }
 
 /**
@@ -154,11 +154,11 @@ describe('listing', () => {
   }, TOGETHER);
 
   check('LIST-06', async (ctx) => {
-    for (const value of OUT_OF_RANGE) await ctx.softly(() => expectRefusedOrPaged(ctx, value));
+    await softlyTogether(ctx, OUT_OF_RANGE, (value) => expectRefusedOrPaged(ctx, value));
   }, TOGETHER);
 
   check('LIST-07', async (ctx) => {
-    for (const value of NOT_INTEGERS) await ctx.softly(() => expectRefusedOrPaged(ctx, value));
+    await softlyTogether(ctx, NOT_INTEGERS, (value) => expectRefusedOrPaged(ctx, value));
   }, TOGETHER);
 
   check('LIST-08', async (ctx) => {
@@ -170,16 +170,14 @@ describe('listing', () => {
   check('LIST-09', async (ctx) => {
     await ensureListed(ctx, { perStatus: 1 });
     let judged = 0;
-    for (const status of STATUSES) {
-      await ctx.softly(async () => {
-        const { pets, exchange } = await statusPage(ctx, status);
-        judged += pets.length;
-        const strays = pets.filter((pet) => pet.status !== status);
-        expectThat(strays.length === 0, `status=${status}: expected only ${status} pets, saw ${strays.length} other(s), e.g. id ${strays[0]?.id} with status ${JSON.stringify(strays[0]?.status)}`, {
-          expected: `every pet with status ${status}`, seen: `${strays.length} of ${pets.length} with another status`, exchanges: [exchange],
-        });
+    await softlyTogether(ctx, STATUSES, async (status) => {
+      const { pets, exchange } = await statusPage(ctx, status);
+      judged += pets.length;
+      const strays = pets.filter((pet) => pet.status !== status);
+      expectThat(strays.length === 0, `status=${status}: expected only ${status} pets, saw ${strays.length} other(s), e.g. id ${strays[0]?.id} with status ${JSON.stringify(strays[0]?.status)}`, {
+        expected: `every pet with status ${status}`, seen: `${strays.length} of ${pets.length} with another status`, exchanges: [exchange],
       });
-    }
+    });
     // Empty pages hold no pet of the wrong status, and no evidence either: whether they should be empty is LIST-10's.
     if (judged === 0) ctx.skip('every filtered page was empty, so no pet could be judged (LIST-10 judges whether they should be)');
   });
