@@ -7,6 +7,7 @@ import { expectError, expectStatus, expectThat, responseOf } from '../helpers/ex
 import { groupExchanges, type OperationId } from '../helpers/operations.js';
 import { petName, petsKnownToExist, recordIfCreated, unknownPetId, type Pet } from '../helpers/pets.js';
 import { swapCase } from '../helpers/redact.js';
+import { softlyTogether } from '../helpers/together.js';
 
 /** How each broken credential reads in a message. */
 const BROKEN_AUTH: Record<Exclude<AuthMode, 'key' | 'lowercase-bearer'>, string> = {
@@ -47,16 +48,19 @@ function existingPets(ctx: CheckContext): Promise<Pet[]> {
 
 /** Sends one operation with one broken credential; it must get 401 with an Error body. */
 async function expectRefused(ctx: CheckContext, operation: string, request: SendOptions, auth: BrokenAuth): Promise<void> {
-  await ctx.softly(async () => {
-    const exchange = await ctx.client.send({ ...request, auth });
-    recordIfCreated(ctx, exchange);
-    expectError(exchange, 401, `${operation} with ${BROKEN_AUTH[auth]}`);
-  });
+  const exchange = await ctx.client.send({ ...request, auth });
+  recordIfCreated(ctx, exchange);
+  expectError(exchange, 401, `${operation} with ${BROKEN_AUTH[auth]}`);
 }
 
 /** Sends every operation with one broken credential. */
 async function expectRefusedEverywhere(ctx: CheckContext, auth: BrokenAuth): Promise<void> {
-  for (const [operation, request] of Object.entries(await requests(ctx, auth))) await expectRefused(ctx, operation, request, auth);
+  await softlyTogether(ctx, Object.entries(await requests(ctx, auth)), ([operation, request]) => expectRefused(ctx, operation, request, auth));
+}
+
+/** Each part sends its own request: sent together, judged in order. */
+function allTogether(ctx: CheckContext, parts: ReadonlyArray<() => Promise<void>>): Promise<void> {
+  return softlyTogether(ctx, parts, (part) => part());
 }
 
 /**
@@ -66,27 +70,28 @@ async function expectRefusedEverywhere(ctx: CheckContext, auth: BrokenAuth): Pro
 async function expectNearMissesRefused(ctx: CheckContext): Promise<void> {
   const key = ctx.config.apiKey;
   const { listPets, getPet, getStoreOrders } = await requests(ctx, 'near-miss');
-  await expectRefused(ctx, 'listPets', listPets, 'key-plus-char');
-  if (key.length >= 2) await expectRefused(ctx, 'getPet', getPet, 'key-minus-char');
+  const parts = [() => expectRefused(ctx, 'listPets', listPets, 'key-plus-char')];
+  if (key.length >= 2) parts.push(() => expectRefused(ctx, 'getPet', getPet, 'key-minus-char'));
   else ctx.observe('the key has a single character: no truncated key to send');
-  if (swapCase(key) !== key) await expectRefused(ctx, 'getStoreOrders', getStoreOrders, 'key-case-swapped');
+  if (swapCase(key) !== key) parts.push(() => expectRefused(ctx, 'getStoreOrders', getStoreOrders, 'key-case-swapped'));
   else ctx.observe('the key has no letters: no key differing only in case to send');
+  await allTogether(ctx, parts);
 }
 
 /** Other schemes than Basic with the encoded key, once each on an operation of its own. */
 async function expectOtherSchemesRefused(ctx: CheckContext): Promise<void> {
   const { listPets, getPet } = await requests(ctx, 'scheme');
-  await expectRefused(ctx, 'listPets', listPets, 'token-scheme');
-  await expectRefused(ctx, 'getPet', getPet, 'basic-raw');
+  await allTogether(ctx, [
+    () => expectRefused(ctx, 'listPets', listPets, 'token-scheme'),
+    () => expectRefused(ctx, 'getPet', getPet, 'basic-raw'),
+  ]);
 }
 
 /** A request that is wrong besides its missing key must still get 401: the key is checked first. */
 async function expectKeyCheckedFirst(ctx: CheckContext, what: string, request: SendOptions, auth: 'none' | 'unknown-key', allowed: readonly number[] = [401]): Promise<void> {
-  await ctx.softly(async () => {
-    const exchange = await ctx.client.send({ ...request, auth });
-    recordIfCreated(ctx, exchange);
-    expectStatus(exchange, allowed, `${what} with ${BROKEN_AUTH[auth]}`);
-  });
+  const exchange = await ctx.client.send({ ...request, auth });
+  recordIfCreated(ctx, exchange);
+  expectStatus(exchange, allowed, `${what} with ${BROKEN_AUTH[auth]}`);
 }
 
 // Each credential check sends its own requests and reads nothing another sends: they run together.
@@ -125,14 +130,16 @@ describe('auth', () => {
     // An invalid body, an unknown pet, an out-of-range limit, a malformed petId: a server that validates
     // or looks up first answers 400, 404 or 422.
     const unknownPet = unknownPetId(ctx.client.exchanges);
-    for (const auth of ['none', 'unknown-key'] as const) {
-      await expectKeyCheckedFirst(ctx, 'createPet with an invalid body', { method: 'POST', path: '/pets', json: {} }, auth);
-      await expectKeyCheckedFirst(ctx, 'getPet of a pet that does not exist', { path: `/pets/${unknownPet}` }, auth);
-    }
-    await expectKeyCheckedFirst(ctx, 'listPets with limit=0', { path: '/pets', query: { limit: '0' } }, 'none');
-    // A router that only matches integer petIds (Spring's {petId:\d+}, Rails constraints) answers 404 for a
-    // path that names no operation, before any operation's authentication: that is no check of the body or pet.
-    await expectKeyCheckedFirst(ctx, 'getPet of the malformed petId "abc"', { path: '/pets/abc' }, 'none', [401, 404]);
+    await allTogether(ctx, [
+      ...(['none', 'unknown-key'] as const).flatMap((auth) => [
+        () => expectKeyCheckedFirst(ctx, 'createPet with an invalid body', { method: 'POST', path: '/pets', json: {} }, auth),
+        () => expectKeyCheckedFirst(ctx, 'getPet of a pet that does not exist', { path: `/pets/${unknownPet}` }, auth),
+      ]),
+      () => expectKeyCheckedFirst(ctx, 'listPets with limit=0', { path: '/pets', query: { limit: '0' } }, 'none'),
+      // A router that only matches integer petIds (Spring's {petId:\d+}, Rails constraints) answers 404 for a
+      // path that names no operation, before any operation's authentication: that is no check of the body or pet.
+      () => expectKeyCheckedFirst(ctx, 'getPet of the malformed petId "abc"', { path: '/pets/abc' }, 'none', [401, 404]),
+    ]);
   }, TOGETHER);
 
   check('AUTH-08', async (ctx) => {

@@ -10,6 +10,7 @@ import { mayRefuseNewPet, petFieldDifferences, show, type PetField } from '../he
 import { isValidPet, listedIds, petName, recordIfCreated, SetupError, STATUSES } from '../helpers/pets.js';
 import { answeredAt, readAfterWrite, readLags } from '../helpers/read-after-write.js';
 import { validateSchema } from '../helpers/schema.js';
+import { softlyTogether } from '../helpers/together.js';
 
 const INT64_MAX = 2n ** 63n - 1n;
 const INT64_MIN = -(2n ** 63n);
@@ -380,22 +381,21 @@ describe('creating', () => {
     const all = await Promise.all(labels.map((label) => creation(ctx, label)));
     await expectIdsReturned(ctx);
     if (!all.some(wasCreated)) throw new SetupError('no pet could be created to fetch back', all[0]?.exchange);
-    for (const [index, created] of all.entries()) {
-      const label = labels[index]!;
+    const fetchable = all.flatMap((created, index) => {
       const id = createdId(created);
-      if (id === undefined) continue;
-      await ctx.softly(async () => {
-        const exchange = await readAfterWrite(ctx, `GET /pets/${id}`, answeredAt(created.exchange), () => ctx.client.send({ path: `/pets/${id}` }), (answer) => answer.response?.status !== 404);
-        expectStatus(exchange, [200], `${label} (id ${id})`);
-        // Compared with what was sent, not with the 201 body, so that a value the server changed on the
-        // way in shows here too; a status the server chose is compared with the one it answered first.
-        const expected = { ...created.sent, id, status: created.sent.status ?? createdBody(created).status };
-        const differences = differencesFrom(ctx.config.runId, expected, responseOf(exchange).json, ['id', 'name', 'categoryId', 'status']);
-        expectThat(differences.length === 0, `${label}: GET /pets/${id} does not serve the pet as created: ${differences.join('; ')}`, {
-          expected: show(expected), seen: responseOf(exchange).rawBody, exchanges: [exchange, created.exchange],
-        });
+      return id === undefined ? [] : [{ created, id, label: labels[index]! }];
+    });
+    await softlyTogether(ctx, fetchable, async ({ created, id, label }) => {
+      const exchange = await readAfterWrite(ctx, `GET /pets/${id}`, answeredAt(created.exchange), () => ctx.client.send({ path: `/pets/${id}` }), (answer) => answer.response?.status !== 404);
+      expectStatus(exchange, [200], `${label} (id ${id})`);
+      // Compared with what was sent, not with the 201 body, so that a value the server changed on the
+      // way in shows here too; a status the server chose is compared with the one it answered first.
+      const expected = { ...created.sent, id, status: created.sent.status ?? createdBody(created).status };
+      const differences = differencesFrom(ctx.config.runId, expected, responseOf(exchange).json, ['id', 'name', 'categoryId', 'status']);
+      expectThat(differences.length === 0, `${label}: GET /pets/${id} does not serve the pet as created: ${differences.join('; ')}`, {
+        expected: show(expected), seen: responseOf(exchange).rawBody, exchanges: [exchange, created.exchange],
       });
-    }
+    });
   });
 
   check('CREATE-06', async (ctx) => {
