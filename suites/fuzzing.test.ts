@@ -5,7 +5,7 @@ import type fc from 'fast-check';
 import {
   allocateRuns, invalidBodies, MUTATIONS, newPet, seedFor, VALID_SHAPES, type InvalidBody, type NewPetBody,
 } from '../helpers/arbitraries.js';
-import { check, type CheckContext } from '../helpers/check.js';
+import { check, type CheckContext, type CheckOptions } from '../helpers/check.js';
 import { expectSchema, expectStatus, expectThat } from '../helpers/expect.js';
 import { sendGenerated, shrinkFirstFailure, type FuzzFailure } from '../helpers/fuzz.js';
 import { jsonEquals, stringifyJson } from '../helpers/json.js';
@@ -123,6 +123,9 @@ function namePrefix(ctx: CheckContext): string {
   return petName(ctx.config.runId, 'fuzz-');
 }
 
+// The two rules send their own bodies and judge only their own answers: they run together.
+const TOGETHER: CheckOptions = { concurrent: true };
+
 describe('fuzzing', () => {
   check('FUZZ-01', async (ctx) => {
     const { seed, fuzzRuns } = ctx.config;
@@ -137,7 +140,7 @@ describe('fuzzing', () => {
     await fuzzKinds(ctx, kinds);
     const tried = MUTATIONS.filter((_, index) => runs[index]! > 0).length;
     ctx.observe(`seed ${seed}: ${bodies(fuzzRuns, 'invalid')} over ${tried} of ${MUTATIONS.length} mutations (replay with --seed ${seed})`);
-  });
+  }, TOGETHER);
 
   check('FUZZ-02', async (ctx) => {
     const { seed, fuzzValidRuns } = ctx.config;
@@ -155,5 +158,5 @@ describe('fuzzing', () => {
     }]);
     await fuzzKinds(ctx, kinds);
     ctx.observe(`seed ${seed}: ${bodies(fuzzValidRuns, 'valid')}, each creating a pet (replay with --seed ${seed})`);
-  });
+  }, TOGETHER);
 });
