@@ -1,4 +1,3 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { test, type TestContext } from 'vitest';
 import { deselectionReason, getRule, type Rule } from './catalog.js';
 import { BudgetExhausted, RateLimitWaitTooLong, type PetstoreClient } from './client.js';
@@ -40,17 +39,6 @@ export interface CheckOptions {
   concurrent?: boolean;
 }
 
-/** The rule whose check a request is sent for: with checks in flight together, one field cannot say. */
-const ruleInFlight = new AsyncLocalStorage<string>();
-const attributed = new WeakSet<PetstoreClient>();
-
-/** Makes the client attribute each exchange to the check that sent it, whichever checks run at once. */
-function attributeByCheck(client: PetstoreClient): void {
-  if (attributed.has(client)) return;
-  attributed.add(client);
-  Object.defineProperty(client, 'currentRule', { get: () => ruleInFlight.getStore(), set: () => undefined, configurable: true });
-}
-
 async function runCheck(rule: Rule, body: (ctx: CheckContext) => Promise<void>, testContext: TestContext): Promise<void> {
   const meta: RuleMeta = { ruleId: rule.id, outcome: 'passed', observations: [], evidence: [], requests: 0, created: [] };
   testContext.task.meta.rule = meta;
@@ -84,9 +72,8 @@ async function runCheck(rule: Rule, body: (ctx: CheckContext) => Promise<void>, 
     },
     recordCreated: (petId) => meta.created.push(petId),
   };
-  attributeByCheck(client);
   try {
-    await ruleInFlight.run(rule.id, () => body(context));
+    await client.sendingFor(rule.id, () => body(context));
     if (violations.length > 0) throw RuleViolation.combine(violations);
   } catch (error) {
     // A violation already seen stands, whatever stopped the check after it (a spent budget, a dead target).

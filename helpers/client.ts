@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { appendFileSync, writeFileSync } from 'node:fs';
 import { readFileSync } from 'node:fs';
 import { request, type Dispatcher } from 'undici';
@@ -104,8 +105,8 @@ const FAILURES_IN_A_ROW_BEFORE_GIVING_UP = 3;
 /** The one HTTP client of a run: every request goes through it, is paced, recorded and redacted. */
 export class PetstoreClient {
   readonly exchanges: Exchange[] = [];
-  /** The rule whose check is running, so every exchange can be attributed. */
-  currentRule: string | undefined;
+  /** The rule whose check sends a request: checks in flight together share the client, so one field cannot say. */
+  private readonly ruleInFlight = new AsyncLocalStorage<string>();
   private readonly dispatcher: Dispatcher;
   private readonly pacer: Pacer;
   private sent = 0;
@@ -141,6 +142,16 @@ export class PetstoreClient {
   /** A line for the person at the terminal (pacing waits, the budget); the worker's console reaches it. */
   private get notify(): (message: string) => void {
     return this.options.onWait ?? ((message) => console.error(message));
+  }
+
+  /** Runs the check of `rule`: every request it sends, however many checks run at once, is put down to it. */
+  sendingFor<T>(rule: string, check: () => Promise<T>): Promise<T> {
+    return this.ruleInFlight.run(rule, check);
+  }
+
+  /** The rule whose check is running here, so every exchange can be attributed. */
+  get currentRule(): string | undefined {
+    return this.ruleInFlight.getStore();
   }
 
   get requestCount(): number {
