@@ -306,29 +306,17 @@ function invalidBodies(runId: string): Record<'CREATE-08' | 'CREATE-09' | 'CREAT
   };
 }
 
-/** A send that never rejects: its error waits for the moment the check reaches it. */
-function settled(sending: Promise<Exchange>): Promise<{ exchange: Exchange } | { error: unknown }> {
-  return sending.then((exchange) => ({ exchange }), (error: unknown) => ({ error }));
-}
-
 /** Sends every invalid body of one rule; each must get 400 with an Error body, and every miss is reported. */
 async function expectAllRejected(ctx: CheckContext, rule: keyof ReturnType<typeof invalidBodies>): Promise<void> {
-  const bodies = invalidBodies(ctx.config.runId)[rule];
-  // Sent together, judged in order: each verdict rests on its own answer alone.
-  const answers = bodies.map((invalid) => settled(ctx.client.send({
-    method: 'POST',
-    path: '/pets',
-    ...(invalid.raw !== undefined ? { body: invalid.raw } : { json: invalid.json }),
-  })));
-  for (const [index, invalid] of bodies.entries()) {
-    await ctx.softly(async () => {
-      const answer = await answers[index]!;
-      if ('error' in answer) throw answer.error;
-      const { exchange } = answer;
-      recordIfCreated(ctx, exchange);
-      expectError(exchange, 400, invalid.name);
+  await softlyTogether(ctx, invalidBodies(ctx.config.runId)[rule], async (invalid) => {
+    const exchange = await ctx.client.send({
+      method: 'POST',
+      path: '/pets',
+      ...(invalid.raw !== undefined ? { body: invalid.raw } : { json: invalid.json }),
     });
-  }
+    recordIfCreated(ctx, exchange);
+    expectError(exchange, 400, invalid.name);
+  });
 }
 
 // Each invalid-body check sends its own bodies and reads nothing another sends: CREATE-08..13 run together.
