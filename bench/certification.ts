@@ -1,16 +1,22 @@
-// npm run bench: what a certification costs, in wall time and in requests. Prints a table, writes reports/bench.json.
+// npm run bench: what a certification costs, in wall time and in requests, on loopback and against a target
+// 100 ms and 250 ms away. Prints a table, writes reports/bench.json.
 // Figures, not assertions: the machine's load decides the numbers, so nothing here fails on a slow run.
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Agent, request } from 'undici';
 import type { Report } from '../cli/report.js';
+import { DEFAULT_OPTIONS } from '../cli/resolve-options.js';
 import { packagePath } from '../helpers/package-root.js';
 import { startReferenceServer, type ReferenceServerOptions } from '../server/reference-server.js';
 import { runCli } from '../tests/support/cli.js';
 
 const WARM_RUNS = Number(process.env.BENCH_WARM_RUNS ?? 5);
 const KEY = 'bench-key-7d1e';
+// Round trips of a target away from loopback (staging sits 50–300 ms away): BENCH_LATENCIES_MS="100,250", "" for none.
+const LATENCIES_MS = (process.env.BENCH_LATENCIES_MS ?? '100,250').split(',').filter((value) => value.trim() !== '').map(Number);
+// The run's default --concurrency: the floor of a latency-bound run divides by it.
+const CONCURRENCY = DEFAULT_OPTIONS.concurrency;
 
 interface Timed {
   wallMs: number;
@@ -98,6 +104,24 @@ async function main(): Promise<void> {
   // The first window is spent at once, so a perfectly paced run can beat requests / rate by one window.
   const limitedStrictFloorMs = (Math.max(0, limited.report.requests.total - 60) / 60) * windowMs;
 
+  // Latency-bound: every response held for a round trip to a target far away, the 429 probe left out (it
+  // only exhausts a window). The floor is the requests spread over --concurrency, each one round trip long.
+  const latencyBound = [];
+  for (const latencyMs of LATENCIES_MS) {
+    const run = await certifyOnce({ latencyMs }, ['--rate-limit-budget', '0']);
+    const requests = run.report.requests.total;
+    const floorMs = (requests * latencyMs) / CONCURRENCY;
+    latencyBound.push({
+      latencyMs,
+      verdict: run.report.verdict,
+      requests,
+      wallMs: Math.round(run.wallMs),
+      floorMs: Math.round(floorMs),
+      ratioToFloor: Number((run.wallMs / floorMs).toFixed(2)),
+      oneAtATimeMs: requests * latencyMs,
+    });
+  }
+
   const figures = {
     machine: { node: process.version, cpus: (await import('node:os')).cpus().length },
     fullRun: {
@@ -123,6 +147,7 @@ async function main(): Promise<void> {
       floorAfterFirstWindowMs: Math.round(limitedStrictFloorMs),
       ratioToFloorAfterFirstWindow: Number((limited.wallMs / limitedStrictFloorMs).toFixed(2)),
     },
+    latencyBound,
   };
 
   const rows: Array<[string, string]> = [
@@ -140,6 +165,10 @@ async function main(): Promise<void> {
     ['  plan floor (requests / allowed rate)', `${(figures.rateLimited.planFloorMs / 1000).toFixed(1)} s`],
     ['  ratio to the floor', `${figures.rateLimited.ratioToFloor}×`],
     ['  floor after the first window (spent at once)', `${(figures.rateLimited.floorAfterFirstWindowMs / 1000).toFixed(1)} s, ratio ${figures.rateLimited.ratioToFloorAfterFirstWindow}×`],
+    ...latencyBound.flatMap((run): Array<[string, string]> => [
+      [`${run.latencyMs} ms a response, without the probe`, `${(run.wallMs / 1000).toFixed(1)} s for ${run.requests} requests, ${run.verdict}`],
+      [`  floor (requests × ${run.latencyMs} ms ÷ ${CONCURRENCY})`, `${(run.floorMs / 1000).toFixed(1)} s, ratio ${run.ratioToFloor}× (one at a time: ${(run.oneAtATimeMs / 1000).toFixed(1)} s)`],
+    ]),
   ];
   const width = Math.max(...rows.map(([name]) => name.length));
   console.log(rows.map(([name, value]) => `${name.padEnd(width)}  ${value}`).join('\n'));

@@ -29,6 +29,8 @@ export class Collector implements Reporter {
     const errorText = error ? `${error.name ?? 'Error'}: ${error.message}` : undefined;
     if (!meta) {
       this.suiteErrors.push(`${testCase.name}: ${errorText ?? 'finished without a rule verdict'}`);
+      this.passedOn.add(testCase.id);
+      this.passOnInOrder(testCase.module);
       return;
     }
     // A check that vitest failed before it could classify (a timeout, say) is errored, never passed.
@@ -38,11 +40,35 @@ export class Collector implements Reporter {
     }
     const collected = { meta, durationMs: diagnostic?.duration ?? 0, error: errorText };
     this.results.push(collected);
-    this.onResult(collected);
+    this.finished.set(testCase.id, collected);
+    this.passOnInOrder(testCase.module);
   }
 
   onTestModuleEnd(testModule: TestModule): void {
     for (const error of testModule.errors()) this.suiteErrors.push(`${testModule.moduleId}: ${error.message}`);
+    this.passOnInOrder(testModule, true);
+  }
+
+  /** Finished checks not yet passed on, by test id: checks in flight together finish in any order. */
+  private readonly finished = new Map<string, CheckResult>();
+  private readonly passedOn = new Set<string>();
+
+  /**
+   * Passes results on in the suite's (the catalog's) order: each one once every check declared before it
+   * has finished. At the module's end whatever is left goes, in order, so a check that never ran holds nothing back.
+   */
+  private passOnInOrder(testModule: TestModule, ended = false): void {
+    for (const test of testModule.children.allTests()) {
+      if (this.passedOn.has(test.id)) continue;
+      const result = this.finished.get(test.id);
+      if (!result) {
+        if (ended) continue;
+        return;
+      }
+      this.passedOn.add(test.id);
+      this.finished.delete(test.id);
+      this.onResult(result);
+    }
   }
 
   onTestRunEnd(_modules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<{ message?: string }>): void {

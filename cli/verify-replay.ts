@@ -10,6 +10,9 @@ export interface RecordedAnswer {
   error?: string;
   startedAt: string;
   durationMs: number;
+  /** Where the recording placed the exchange, and how many answers had come when it was sent. */
+  seq?: number;
+  sentAfter?: number;
 }
 
 /** Where the replay notes the requests the recording holds no answer for, beside the run's exchange log. */
@@ -80,10 +83,15 @@ function seqOf(entry: Entry): number {
   return (entry as Entry & { _seq?: number })._seq ?? 0;
 }
 
+function placeOf(entry: Entry): Pick<RecordedAnswer, 'seq' | 'sentAfter'> {
+  const { _seq: seq, _sentAfter: sentAfter } = entry as Entry & { _seq?: number; _sentAfter?: number };
+  return { ...(seq === undefined ? {} : { seq }), ...(sentAfter === undefined ? {} : { sentAfter }) };
+}
+
 /** The response as the client recorded it; the body is parsed again from the text kept, as the client did. */
 function answerOf(entry: Entry): RecordedAnswer {
   const response = entry.response as Entry['response'] & { _error?: string; _truncated?: boolean; _jsonError?: string };
-  const timing = { startedAt: entry.startedDateTime, durationMs: entry.time };
+  const timing = { startedAt: entry.startedDateTime, durationMs: entry.time, ...placeOf(entry) };
   if (response._error !== undefined) return { error: response._error, ...timing };
   const headers = Object.fromEntries(response.headers.map((header) => [header.name, header.value]));
   const rawBody = response.content.text ?? '';

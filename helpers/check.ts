@@ -25,9 +25,19 @@ export interface CheckContext {
  * Declares the check of one catalog rule. The test is titled with the rule's ID and summary, so
  * `vitest -t LIST-02` runs one rule and every report line carries it; an unknown ID throws at collection.
  */
-export function check(id: string, body: (ctx: CheckContext) => Promise<void>): void {
+export function check(id: string, body: (ctx: CheckContext) => Promise<void>, options: CheckOptions = {}): void {
   const rule = getRule(id);
-  test(`${rule.id} ${rule.summary}`, (testContext) => runCheck(rule, body, testContext));
+  const declare = options.concurrent ? test.concurrent : test;
+  declare(`${rule.id} ${rule.summary}`, (testContext) => runCheck(rule, body, testContext));
+}
+
+export interface CheckOptions {
+  /**
+   * The check may run while its neighbours run: it only reads what the fixtures left, and no check reads
+   * what it sends. Consecutive concurrent checks of a suite run together, the client keeping --concurrency
+   * requests in flight; a check without it waits for all of them and holds the next ones back.
+   */
+  concurrent?: boolean;
 }
 
 async function runCheck(rule: Rule, body: (ctx: CheckContext) => Promise<void>, testContext: TestContext): Promise<void> {
@@ -64,10 +74,8 @@ async function runCheck(rule: Rule, body: (ctx: CheckContext) => Promise<void>, 
     },
     recordCreated: (petId) => meta.created.push(petId),
   };
-  const before = client.requestCount;
-  client.currentRule = rule.id;
   try {
-    await body(context);
+    await client.sendingFor(rule.id, () => body(context));
     if (violations.length > 0) throw RuleViolation.combine(violations);
   } catch (error) {
     // A violation already seen stands, whatever stopped the check after it (a spent budget, a dead target).
@@ -78,8 +86,7 @@ async function runCheck(rule: Rule, body: (ctx: CheckContext) => Promise<void>, 
     }
     classify(error, rule, meta, skipWith);
   } finally {
-    meta.requests = client.requestCount - before;
-    client.currentRule = undefined;
+    meta.requests = client.exchanges.filter((exchange) => exchange.rule === rule.id).length;
   }
 }
 

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { appendFileSync, writeFileSync } from 'node:fs';
 import { readFileSync } from 'node:fs';
 import { request, type Dispatcher } from 'undici';
@@ -99,14 +100,17 @@ export function announceProgress(phase: string, unit: string, total?: number): v
   progressSink?.(phase, unit, total);
 }
 
+/** How long a replay waits for an answer the recording placed earlier before it lets a later one go on. */
+const REPLAY_STALL_MS = 200;
+
 /** Transport failures in a row after which the target is taken to have stopped answering (README, Troubleshooting). */
 const FAILURES_IN_A_ROW_BEFORE_GIVING_UP = 3;
 
 /** The one HTTP client of a run: every request goes through it, is paced, recorded and redacted. */
 export class PetstoreClient {
   readonly exchanges: Exchange[] = [];
-  /** The rule whose check is running, so every exchange can be attributed. */
-  currentRule: string | undefined;
+  /** The rule whose check sends a request: checks in flight together share the client, so one field cannot say. */
+  private readonly ruleInFlight = new AsyncLocalStorage<string>();
   private readonly dispatcher: Dispatcher;
   private readonly pacer: Pacer;
   private sent = 0;
@@ -142,6 +146,16 @@ export class PetstoreClient {
   /** A line for the person at the terminal (pacing waits, the budget); the worker's console reaches it. */
   private get notify(): (message: string) => void {
     return this.options.onWait ?? ((message) => console.error(message));
+  }
+
+  /** Runs the check of `rule`: every request it sends, however many checks run at once, is put down to it. */
+  sendingFor<T>(rule: string, check: () => Promise<T>): Promise<T> {
+    return this.ruleInFlight.run(rule, check);
+  }
+
+  /** The rule whose check is running here, so every exchange can be attributed. */
+  get currentRule(): string | undefined {
+    return this.ruleInFlight.getStore();
   }
 
   get requestCount(): number {
@@ -251,12 +265,12 @@ export class PetstoreClient {
       headers: { ...headers, ...(auth.shown !== undefined ? { authorization: auth.shown } : {}) },
     };
     if (auth.value !== undefined) headers.authorization = auth.value;
-    const { response, error, startedAt, durationMs } = this.options.replay
-      ? replayed(this.options.replay, recorded)
-      : await this.live(url, method, headers, body);
+    const answer = this.options.replay ? replayed(this.options.replay, recorded) : await this.live(url, method, headers, body);
+    if (answer.seq !== undefined) await this.replayTurn(answer.seq);
+    const { response, error, startedAt, durationMs } = answer;
     const exchange: Exchange = Object.freeze({
       seq: this.exchanges.length + 1,
-      sentAfter,
+      sentAfter: answer.sentAfter ?? sentAfter,
       rule: this.currentRule,
       request: Object.freeze(recorded),
       response: response && Object.freeze(response),
@@ -265,6 +279,7 @@ export class PetstoreClient {
       durationMs,
     });
     this.record(exchange);
+    if (answer.seq !== undefined) this.replayRecorded(answer.seq);
     this.noteOutcome(exchange.error);
     this.diagnose();
     return exchange;
@@ -299,6 +314,50 @@ export class PetstoreClient {
     const base = this.options.baseUrl.replace(/\/+$/, '');
     const query = typeof spec.query === 'string' ? spec.query : spec.query ? new URLSearchParams(spec.query).toString() : '';
     return `${base}${spec.path}${query ? `?${query}` : ''}`;
+  }
+
+  /** Replayed answers waiting for the ones the recording placed before them, by recorded seq. */
+  private readonly replayWaiting = new Map<number, () => void>();
+  /** The recorded seq whose answer goes next. */
+  private replayNext = 1;
+  private replayStall: ReturnType<typeof setTimeout> | undefined;
+
+  /**
+   * A replayed answer is recorded where the recording placed it: checks run together judge the order answers
+   * came in (RATE-04's steps), and a replay answers at once, in whatever order the requests go out. A recorded
+   * exchange the replay never asks for must not hold the rest back: after a pause with nothing recorded, the
+   * earliest waiting answer goes on.
+   */
+  private replayTurn(seq: number): Promise<void> {
+    if (seq <= this.replayNext) return Promise.resolve();
+    return new Promise((resolve) => {
+      this.replayWaiting.set(seq, resolve);
+      this.watchReplayStall();
+    });
+  }
+
+  private replayRecorded(seq: number): void {
+    this.replayNext = Math.max(this.replayNext, seq + 1);
+    this.releaseReplayTurn();
+    this.watchReplayStall();
+  }
+
+  private releaseReplayTurn(): void {
+    const next = this.replayWaiting.get(this.replayNext);
+    this.replayWaiting.delete(this.replayNext);
+    next?.();
+  }
+
+  private watchReplayStall(): void {
+    if (this.replayStall) clearTimeout(this.replayStall);
+    this.replayStall = undefined;
+    if (this.replayWaiting.size === 0) return;
+    this.replayStall = setTimeout(() => {
+      this.replayNext = Math.min(...this.replayWaiting.keys());
+      this.releaseReplayTurn();
+      this.watchReplayStall();
+    }, REPLAY_STALL_MS);
+    this.replayStall.unref();
   }
 
   private record(exchange: Exchange): void {

@@ -94,32 +94,60 @@ export function mostHeldStatus(pets: readonly Pet[]): PetStatus {
   return PET_STATUSES.reduce((best, status) => (held(status) > held(best) ? status : best));
 }
 
+/** What the list checks need the target to hold: at least `total` pets, at least `perStatus` of each status. */
+export interface PetNeed {
+  total?: number;
+  perStatus?: number;
+  /** The status of the pets `total` adds; without it they cycle through the statuses. */
+  fillerStatus?: PetStatus;
+}
+
+// Checks in flight together may each ask for pets: they take turns, so that none counts what another is creating.
+let ensuring: Promise<unknown> = Promise.resolve();
+
 /**
- * Makes sure the target holds at least `total` pets and at least `perStatus` of each status,
- * creating only the shortfall, so that list checks can tell a page size from an empty store.
- * Fillers (the pets `total` adds) cycle through the statuses, or all take `fillerStatus`.
+ * Makes sure the target holds what each need asks, the needs met in turn, creating only the shortfall, so
+ * that list checks can tell a page size from an empty store. The pets are created together: a target far
+ * away costs a round trip for every --concurrency of them, not one each.
  */
-export async function ensurePets(ctx: CheckContext, need: { total?: number; perStatus?: number; fillerStatus?: PetStatus }): Promise<Pet[]> {
+export function ensurePets(ctx: CheckContext, ...needs: PetNeed[]): Promise<Pet[]> {
+  const turn = ensuring.then(() => createShortfall(ctx, needs));
+  ensuring = turn.catch(() => undefined);
+  return turn;
+}
+
+async function createShortfall(ctx: CheckContext, needs: readonly PetNeed[]): Promise<Pet[]> {
   const pets = await petsOnTarget(ctx);
+  const planned = shortfallOf(pets, needs);
+  if (planned.length === 0) return pets;
   const writesFrom = ctx.client.exchanges.length;
-  let created = 0;
-  for (const status of PET_STATUSES) {
-    const missing = (need.perStatus ?? 0) - pets.filter((pet) => pet.status === status).length;
-    for (let i = 0; i < missing; i++) {
-      pets.push(await createFixturePet(ctx, status, { status }));
-      created += 1;
-    }
-  }
-  const shortfall = (need.total ?? 0) - pets.length;
-  for (let i = 0; i < shortfall; i++) {
-    pets.push(await createFixturePet(ctx, 'filler', { status: need.fillerStatus ?? PET_STATUSES[i % PET_STATUSES.length] }));
-    created += 1;
-  }
-  if (created > 0) {
-    ctx.observe(`created ${created} pet(s) as fixtures`);
-    await awaitListed(ctx, ctx.client.exchanges.slice(writesFrom));
-  }
+  const creations = await Promise.allSettled(planned.map(({ label, status }) => createFixturePet(ctx, label, { status })));
+  for (const creation of creations) if (creation.status === 'fulfilled') pets.push(creation.value);
+  // The first failure in the order the pets were asked for, whatever order the answers came in.
+  const failed = creations.find((creation) => creation.status === 'rejected');
+  if (failed) throw failed.reason;
+  ctx.observe(`created ${planned.length} pet(s) as fixtures`);
+  await awaitListed(ctx, ctx.client.exchanges.slice(writesFrom).filter((exchange) => exchange.rule === ctx.rule.id));
   return pets;
+}
+
+/** The pets to create so that `pets` meets every need, in turn: per status first, then the fillers up to the total. */
+function shortfallOf(pets: readonly Pet[], needs: readonly PetNeed[]): Array<{ label: string; status: PetStatus }> {
+  const held = pets.map((pet) => pet.status);
+  const planned: Array<{ label: string; status: PetStatus }> = [];
+  const plan = (label: string, status: PetStatus) => {
+    planned.push({ label, status });
+    held.push(status);
+  };
+  for (const need of needs) {
+    for (const status of PET_STATUSES) {
+      const missing = (need.perStatus ?? 0) - held.filter((shown) => shown === status).length;
+      for (let i = 0; i < missing; i++) plan(status, status);
+    }
+    const shortfall = (need.total ?? 0) - held.length;
+    for (let i = 0; i < shortfall; i++) plan('filler', need.fillerStatus ?? PET_STATUSES[i % PET_STATUSES.length]!);
+  }
+  return planned;
 }
 
 /**

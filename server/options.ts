@@ -17,6 +17,7 @@ export interface ResolvedOptions {
   preload: number | readonly PreloadPet[];
   firstId: bigint;
   readLagMs: number;
+  latencyMs: number;
   defects: ReadonlySet<DefectId>;
   variants: ReadonlySet<VariantId>;
 }
@@ -43,6 +44,7 @@ export function resolveOptions(options: ReferenceServerOptions, switchSettings: 
     preload: merged.preload ?? 0,
     firstId: merged.firstId ?? 1n,
     readLagMs: merged.readLagMs ?? 0,
+    latencyMs: merged.latencyMs ?? 0,
     defects: new Set(options.defects ?? []),
     variants: new Set(options.variants ?? []),
   };

@@ -165,7 +165,8 @@ function finishResponse(ctx: Context) {
     }
     if (ctx.variant('extra-headers')) addExtraHeaders(request, reply);
     if (ctx.variant('connection-close')) reply.header('connection', 'close');
-    if (ctx.variant('slow')) await sleep(SLOW_DELAY_MS);
+    const latencyMs = Math.max(ctx.settings.latencyMs, ctx.variant('slow') ? SLOW_DELAY_MS : 0);
+    if (latencyMs > 0) await sleep(latencyMs);
     if (ctx.variant('gzip')) return gzipped(request, reply, payload);
     return payload;
   };

@@ -31,4 +31,6 @@ export interface ServerSettings {
   firstId?: bigint;
   /** How long a created pet stays invisible to reads (a replica lagging its primary). Default 0. */
   readLagMs?: number;
+  /** How long every response is held before it is sent: a target 50–300 ms away, without leaving loopback. Default 0. */
+  latencyMs?: number;
 }

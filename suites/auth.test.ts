@@ -1,12 +1,13 @@
 // Authentication: HTTP bearer on every operation; a missing or invalid key gets 401 with an Error body.
 import { describe } from 'vitest';
-import { check, type CheckContext } from '../helpers/check.js';
+import { check, type CheckContext, type CheckOptions } from '../helpers/check.js';
 import type { SendOptions } from '../helpers/client.js';
 import { describeExchange, type AuthMode, type Exchange } from '../helpers/exchange.js';
 import { expectError, expectStatus, responseOf } from '../helpers/expect.js';
 import { groupExchanges, type OperationId } from '../helpers/operations.js';
-import { petName, petsKnownToExist, recordIfCreated, unknownPetId } from '../helpers/pets.js';
+import { petName, petsKnownToExist, recordIfCreated, unknownPetId, type Pet } from '../helpers/pets.js';
 import { swapCase } from '../helpers/redact.js';
+import { softlyTogether } from '../helpers/together.js';
 
 /** How each broken credential reads in a message. */
 const BROKEN_AUTH: Record<Exclude<AuthMode, 'key' | 'lowercase-bearer'>, string> = {
@@ -28,7 +29,7 @@ type BrokenAuth = keyof typeof BROKEN_AUTH;
  * answer: an existing pet for getPet, a valid NewPet (named, in case a server wrongly accepts it) for createPet.
  */
 async function requests(ctx: CheckContext, label: string): Promise<Record<OperationId, SendOptions>> {
-  const pets = await petsKnownToExist(ctx, { create: false });
+  const pets = await existingPets(ctx);
   return {
     listPets: { path: '/pets', query: { limit: '1' } },
     createPet: { method: 'POST', path: '/pets', json: { name: petName(ctx.config.runId, `auth-${label}`), categoryId: 1 } },
@@ -37,18 +38,29 @@ async function requests(ctx: CheckContext, label: string): Promise<Record<Operat
   };
 }
 
+let existing: Promise<Pet[]> | undefined;
+
+/** Looked up once for the checks that run together: one listing at most, not one per check. */
+function existingPets(ctx: CheckContext): Promise<Pet[]> {
+  existing ??= petsKnownToExist(ctx, { create: false });
+  return existing;
+}
+
 /** Sends one operation with one broken credential; it must get 401 with an Error body. */
 async function expectRefused(ctx: CheckContext, operation: string, request: SendOptions, auth: BrokenAuth): Promise<void> {
-  await ctx.softly(async () => {
-    const exchange = await ctx.client.send({ ...request, auth });
-    recordIfCreated(ctx, exchange);
-    expectError(exchange, 401, `${operation} with ${BROKEN_AUTH[auth]}`);
-  });
+  const exchange = await ctx.client.send({ ...request, auth });
+  recordIfCreated(ctx, exchange);
+  expectError(exchange, 401, `${operation} with ${BROKEN_AUTH[auth]}`);
 }
 
 /** Sends every operation with one broken credential. */
 async function expectRefusedEverywhere(ctx: CheckContext, auth: BrokenAuth): Promise<void> {
-  for (const [operation, request] of Object.entries(await requests(ctx, auth))) await expectRefused(ctx, operation, request, auth);
+  await softlyTogether(ctx, Object.entries(await requests(ctx, auth)), ([operation, request]) => expectRefused(ctx, operation, request, auth));
+}
+
+/** Each part sends its own request: sent together, judged in order. */
+function allTogether(ctx: CheckContext, parts: ReadonlyArray<() => Promise<void>>): Promise<void> {
+  return softlyTogether(ctx, parts, (part) => part());
 }
 
 /**
@@ -58,41 +70,46 @@ async function expectRefusedEverywhere(ctx: CheckContext, auth: BrokenAuth): Pro
 async function expectNearMissesRefused(ctx: CheckContext): Promise<void> {
   const key = ctx.config.apiKey;
   const { listPets, getPet, getStoreOrders } = await requests(ctx, 'near-miss');
-  await expectRefused(ctx, 'listPets', listPets, 'key-plus-char');
-  if (key.length >= 2) await expectRefused(ctx, 'getPet', getPet, 'key-minus-char');
+  const parts = [() => expectRefused(ctx, 'listPets', listPets, 'key-plus-char')];
+  if (key.length >= 2) parts.push(() => expectRefused(ctx, 'getPet', getPet, 'key-minus-char'));
   else ctx.observe('the key has a single character: no truncated key to send');
-  if (swapCase(key) !== key) await expectRefused(ctx, 'getStoreOrders', getStoreOrders, 'key-case-swapped');
+  if (swapCase(key) !== key) parts.push(() => expectRefused(ctx, 'getStoreOrders', getStoreOrders, 'key-case-swapped'));
   else ctx.observe('the key has no letters: no key differing only in case to send');
+  await allTogether(ctx, parts);
 }
 
 /** Other schemes than Basic with the encoded key, once each on an operation of its own. */
 async function expectOtherSchemesRefused(ctx: CheckContext): Promise<void> {
   const { listPets, getPet } = await requests(ctx, 'scheme');
-  await expectRefused(ctx, 'listPets', listPets, 'token-scheme');
-  await expectRefused(ctx, 'getPet', getPet, 'basic-raw');
+  await allTogether(ctx, [
+    () => expectRefused(ctx, 'listPets', listPets, 'token-scheme'),
+    () => expectRefused(ctx, 'getPet', getPet, 'basic-raw'),
+  ]);
 }
 
 /** A request that is wrong besides its missing key must still get 401: the key is checked first. */
 async function expectKeyCheckedFirst(ctx: CheckContext, what: string, request: SendOptions, auth: 'none' | 'unknown-key', allowed: readonly number[] = [401]): Promise<void> {
-  await ctx.softly(async () => {
-    const exchange = await ctx.client.send({ ...request, auth });
-    recordIfCreated(ctx, exchange);
-    expectStatus(exchange, allowed, `${what} with ${BROKEN_AUTH[auth]}`);
-  });
+  const exchange = await ctx.client.send({ ...request, auth });
+  recordIfCreated(ctx, exchange);
+  expectStatus(exchange, allowed, `${what} with ${BROKEN_AUTH[auth]}`);
 }
 
+// Each credential check sends its own requests and reads nothing another sends: they run together.
+// AUTH-08 judges every 401 of the area, so it waits for them all.
+const TOGETHER: CheckOptions = { concurrent: true };
+
 describe('auth', () => {
-  check('AUTH-01', (ctx) => expectRefusedEverywhere(ctx, 'none'));
-  check('AUTH-02', (ctx) => expectRefusedEverywhere(ctx, 'empty-bearer'));
+  check('AUTH-01', (ctx) => expectRefusedEverywhere(ctx, 'none'), TOGETHER);
+  check('AUTH-02', (ctx) => expectRefusedEverywhere(ctx, 'empty-bearer'), TOGETHER);
   check('AUTH-03', async (ctx) => {
     await expectRefusedEverywhere(ctx, 'unknown-key');
     await expectNearMissesRefused(ctx);
-  });
+  }, TOGETHER);
   check('AUTH-04', async (ctx) => {
     await expectRefusedEverywhere(ctx, 'basic');
     await expectOtherSchemesRefused(ctx);
-  });
-  check('AUTH-05', (ctx) => expectRefusedEverywhere(ctx, 'bare'));
+  }, TOGETHER);
+  check('AUTH-05', (ctx) => expectRefusedEverywhere(ctx, 'bare'), TOGETHER);
 
   check('AUTH-06', async (ctx) => {
     const { listPets, getPet, getStoreOrders } = await requests(ctx, 'key');
@@ -107,21 +124,23 @@ describe('auth', () => {
         }
       });
     }
-  });
+  }, TOGETHER);
 
   check('AUTH-07', async (ctx) => {
     // An invalid body, an unknown pet, an out-of-range limit, a malformed petId: a server that validates
     // or looks up first answers 400, 404 or 422.
     const unknownPet = unknownPetId(ctx.client.exchanges);
-    for (const auth of ['none', 'unknown-key'] as const) {
-      await expectKeyCheckedFirst(ctx, 'createPet with an invalid body', { method: 'POST', path: '/pets', json: {} }, auth);
-      await expectKeyCheckedFirst(ctx, 'getPet of a pet that does not exist', { path: `/pets/${unknownPet}` }, auth);
-    }
-    await expectKeyCheckedFirst(ctx, 'listPets with limit=0', { path: '/pets', query: { limit: '0' } }, 'none');
-    // A router that only matches integer petIds (Spring's {petId:\d+}, Rails constraints) answers 404 for a
-    // path that names no operation, before any operation's authentication: that is no check of the body or pet.
-    await expectKeyCheckedFirst(ctx, 'getPet of the malformed petId "abc"', { path: '/pets/abc' }, 'none', [401, 404]);
-  });
+    await allTogether(ctx, [
+      ...(['none', 'unknown-key'] as const).flatMap((auth) => [
+        () => expectKeyCheckedFirst(ctx, 'createPet with an invalid body', { method: 'POST', path: '/pets', json: {} }, auth),
+        () => expectKeyCheckedFirst(ctx, 'getPet of a pet that does not exist', { path: `/pets/${unknownPet}` }, auth),
+      ]),
+      () => expectKeyCheckedFirst(ctx, 'listPets with limit=0', { path: '/pets', query: { limit: '0' } }, 'none'),
+      // A router that only matches integer petIds (Spring's {petId:\d+}, Rails constraints) answers 404 for a
+      // path that names no operation, before any operation's authentication: that is no check of the body or pet.
+      () => expectKeyCheckedFirst(ctx, 'getPet of the malformed petId "abc"', { path: '/pets/abc' }, 'none', [401, 404]),
+    ]);
+  }, TOGETHER);
 
   check('AUTH-08', async (ctx) => {
     const isUnauthorized = (exchange: Exchange): boolean => exchange.response?.status === 401;
@@ -138,5 +157,5 @@ describe('auth', () => {
   check('AUTH-09', async (ctx) => {
     const exchange = await ctx.client.send({ path: '/pets', query: { limit: '1' }, auth: 'lowercase-bearer' });
     expectStatus(exchange, [200], 'the key sent as "bearer <key>"');
-  });
+  }, TOGETHER);
 });

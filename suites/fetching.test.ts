@@ -1,6 +1,6 @@
 // GET /pets/{petId} (getPet): deprecated but served until 5 December 2030; ids compared exactly.
 import { describe } from 'vitest';
-import { check, type CheckContext } from '../helpers/check.js';
+import { check, type CheckContext, type CheckOptions } from '../helpers/check.js';
 import { skipIfGetPetRemoved } from '../helpers/deprecation.js';
 import { describeExchange } from '../helpers/exchange.js';
 import { expectError, expectNoServerError, expectSchema, expectStatus, expectThat, preview, responseOf } from '../helpers/expect.js';
@@ -9,6 +9,7 @@ import { petFieldDifferences, show, type PetField } from '../helpers/pet-fields.
 import { createdAtOf, readAfterWrite } from '../helpers/read-after-write.js';
 import { highestKnownPetId, isValidPet, petsKnownToExist, unknownPetId, type Pet } from '../helpers/pets.js';
 import { INT64 } from '../helpers/spec-facts.js';
+import { softlyTogether } from '../helpers/together.js';
 
 /** Whether a double would round this id: the ids a lookup through a JS number or a float column gets wrong. */
 function doubleLoses(id: number | bigint): boolean {
@@ -54,58 +55,60 @@ async function expectNotFoundOrCreatedSince(ctx: CheckContext, id: bigint): Prom
   expectError(exchange, 404, `a pet that does not exist (id ${id})`);
 }
 
+// FETCH-01 may create the pet it fetches; after it, FETCH-02 and FETCH-03 only ask for ids no pet has and run
+// together. FETCH-04 reads what FETCH-03 was answered.
+const TOGETHER: CheckOptions = { concurrent: true };
+
 describe('fetching', () => {
   check('FETCH-01', async (ctx) => {
     skipIfGetPetRemoved(ctx);
     const pets = await petsKnownToExist(ctx, { create: true });
     // Pets are listed, but none as a valid Pet to compare with: the listing's shape is LIST-01's finding.
     if (pets.length === 0) ctx.skip('the target lists no valid Pet to fetch and compare (see LIST-01)');
-    for (const pet of petsToFetch(pets)) {
-      await ctx.softly(async () => {
-        // A pet this run created may not have reached the replica that answers yet.
-        const exchange = await readAfterWrite(ctx, `GET /pets/${pet.id}`, createdAtOf(ctx.client.exchanges, String(pet.id)),
-          () => ctx.client.send({ path: `/pets/${pet.id}` }), (answer) => answer.response?.status !== 404);
-        expectStatus(exchange, [200], `id ${pet.id}`);
-        expectSchema(exchange, 'Pet', `id ${pet.id}`);
-        // A status the pet was seen without is not compared: the server may have chosen one since.
-        const fields: PetField[] = pet.status === undefined ? ['id', 'name', 'categoryId'] : ['id', 'name', 'categoryId', 'status'];
-        const differences = petFieldDifferences(pet, responseOf(exchange).json, fields);
-        expectThat(differences.length === 0, {
-          what: `GET /pets/${pet.id}`, expected: `the pet as the run saw it, ${show(pet)}`, seen: differences.join('; '), body: responseOf(exchange).rawBody, exchanges: [exchange],
-        });
+    await softlyTogether(ctx, petsToFetch(pets), async (pet) => {
+      // A pet this run created may not have reached the replica that answers yet.
+      const exchange = await readAfterWrite(ctx, `GET /pets/${pet.id}`, createdAtOf(ctx.client.exchanges, String(pet.id)),
+        () => ctx.client.send({ path: `/pets/${pet.id}` }), (answer) => answer.response?.status !== 404);
+      expectStatus(exchange, [200], `id ${pet.id}`);
+      expectSchema(exchange, 'Pet', `id ${pet.id}`);
+      // A status the pet was seen without is not compared: the server may have chosen one since.
+      const fields: PetField[] = pet.status === undefined ? ['id', 'name', 'categoryId'] : ['id', 'name', 'categoryId', 'status'];
+      const differences = petFieldDifferences(pet, responseOf(exchange).json, fields);
+      expectThat(differences.length === 0, {
+        what: `GET /pets/${pet.id}`, expected: `the pet as the run saw it, ${show(pet)}`, seen: differences.join('; '), body: responseOf(exchange).rawBody, exchanges: [exchange],
       });
-    }
+    });
   });
 
   check('FETCH-02', async (ctx) => {
     skipIfGetPetRemoved(ctx);
     const top = unknownPetId(ctx.client.exchanges);
     const next = nextPetId(ctx);
-    await ctx.softly(async () => {
+    const topUnknown = async () => {
       const exchange = await ctx.client.send({ path: `/pets/${top}` });
       expectError(exchange, 404, `a pet that does not exist (id ${top}, at the top of int64)`);
-    });
+    };
     // int64 is signed: -1 is a well-formed id no pet has, not a malformed one (an unsigned parser says 400).
-    await ctx.softly(() => expectNotFoundOrCreatedSince(ctx, -1n));
-    if (next === undefined || next === top) return ctx.observe('no pet id seen below the top of int64, so the id after the highest was not tried');
-    await ctx.softly(() => expectNotFoundOrCreatedSince(ctx, next));
-  });
+    const parts = [topUnknown, () => expectNotFoundOrCreatedSince(ctx, -1n)];
+    const nextTried = next !== undefined && next !== top;
+    if (nextTried) parts.push(() => expectNotFoundOrCreatedSince(ctx, next));
+    await softlyTogether(ctx, parts, (part) => part());
+    if (!nextTried) ctx.observe('no pet id seen below the top of int64, so the id after the highest was not tried');
+  }, TOGETHER);
 
   check('FETCH-03', async (ctx) => {
     const pets = await petsKnownToExist(ctx, { create: false });
-    for (const bad of badPetIds(pets[0]?.id ?? 1)) {
-      await ctx.softly(async () => {
-        const exchange = await ctx.client.send({ path: `/pets/${encodeURIComponent(bad.segment)}` });
-        // Whether the Error body is right is ERR-02's finding; here only the class of the status.
-        expectNoServerError(exchange, `petId ${bad.segment} (${bad.name})`);
-        const { status, rawBody } = responseOf(exchange);
-        expectThat(status >= 400, {
-          what: `petId ${bad.segment} (${bad.name})`, expected: 'a 4xx for a petId that is not an int64 (the spec names no status; 400 and 404 are usual)',
-          seen: String(status), body: preview(rawBody), exchanges: [exchange],
-        });
+    await softlyTogether(ctx, badPetIds(pets[0]?.id ?? 1), async (bad) => {
+      const exchange = await ctx.client.send({ path: `/pets/${encodeURIComponent(bad.segment)}` });
+      // Whether the Error body is right is ERR-02's finding; here only the class of the status.
+      expectNoServerError(exchange, `petId ${bad.segment} (${bad.name})`);
+      const { status, rawBody } = responseOf(exchange);
+      expectThat(status >= 400, {
+        what: `petId ${bad.segment} (${bad.name})`, expected: 'a 4xx for a petId that is not an int64 (the spec names no status; 400 and 404 are usual)',
+        seen: String(status), body: preview(rawBody), exchanges: [exchange],
       });
-    }
-  });
+    });
+  }, TOGETHER);
 
   check('FETCH-04', async (ctx) => {
     const earlier = ctx.client.exchanges.filter((exchange) => exchange.rule === 'FETCH-03' && exchange.response);

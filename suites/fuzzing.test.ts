@@ -5,9 +5,9 @@ import type fc from 'fast-check';
 import {
   allocateRuns, invalidBodies, MUTATIONS, newPet, seedFor, VALID_SHAPES, type InvalidBody, type NewPetBody,
 } from '../helpers/arbitraries.js';
-import { check, type CheckContext } from '../helpers/check.js';
+import { check, type CheckContext, type CheckOptions } from '../helpers/check.js';
 import { expectSchema, expectStatus, expectThat } from '../helpers/expect.js';
-import { fuzzForViolation, type FuzzFailure } from '../helpers/fuzz.js';
+import { sendGenerated, shrinkFirstFailure, type FuzzFailure } from '../helpers/fuzz.js';
 import { jsonEquals, stringifyJson } from '../helpers/json.js';
 import { RuleViolation } from '../helpers/outcome.js';
 import { mayRefuseNewPet, show, petFieldDifferences, type PetField } from '../helpers/pet-fields.js';
@@ -29,14 +29,34 @@ interface Property<T> {
   labelOf(value: T): string;
 }
 
-/** Runs one kind's property with its share of the run; a failure becomes a violation carrying its counterexample. */
-async function fuzzKind<T>(property: Property<T>, arbitrary: fc.Arbitrary<T>, kindIndex: number, runs: number, shrinkBudget: { left: number }, probe: (value: T) => Promise<void>): Promise<void> {
-  const { ctx } = property;
-  const maxShrinks = Math.min(SHRINK_STEPS_PER_FAILURE, shrinkBudget.left);
-  const failure = await fuzzForViolation(arbitrary, { seed: seedFor(ctx.config.seed, kindIndex), runs, maxShrinks }, probe);
-  if (!failure) return;
-  shrinkBudget.left -= failure.shrinkSteps;
-  throw counterexample(property, failure);
+/** One kind's property (a mutation or a valid shape) with its share of the run. */
+interface Kind<T> {
+  property: Property<T>;
+  arbitrary: fc.Arbitrary<T>;
+  /** Where the kind stands in its rule's list: it picks the kind's own seed. */
+  index: number;
+  runs: number;
+  probe: (value: T) => Promise<void>;
+}
+
+/**
+ * Sends every kind's generated runs together, then shrinks each kind's first failure in turn within the
+ * rule's shrink budget; each failure becomes a violation carrying its counterexample.
+ */
+async function fuzzKinds<T>(ctx: CheckContext, kinds: readonly Kind<T>[]): Promise<void> {
+  const shrinkBudget = { left: SHRINK_STEPS_PER_RULE };
+  const budgetOf = (kind: Kind<T>) => ({ seed: seedFor(ctx.config.seed, kind.index), runs: kind.runs, maxShrinks: SHRINK_STEPS_PER_FAILURE });
+  const sent = await Promise.all(kinds.map((kind) => sendGenerated(kind.arbitrary, budgetOf(kind), kind.probe)));
+  for (const [position, kind] of kinds.entries()) {
+    const runs = sent[position]!;
+    await ctx.softly(async () => {
+      const budget = { ...runs.budget, maxShrinks: Math.min(SHRINK_STEPS_PER_FAILURE, shrinkBudget.left) };
+      const failure = await shrinkFirstFailure({ ...runs, budget }, kind.probe);
+      if (!failure) return;
+      shrinkBudget.left -= failure.shrinkSteps;
+      throw counterexample(kind.property, failure);
+    });
+  }
 }
 
 function counterexample<T>(property: Property<T>, failure: FuzzFailure<T>): RuleViolation {
@@ -98,6 +118,9 @@ function namePrefix(ctx: CheckContext): string {
   return petName(ctx.config.runId, 'fuzz-');
 }
 
+// The two rules send their own bodies and judge only their own answers: they run together.
+const TOGETHER: CheckOptions = { concurrent: true };
+
 describe('fuzzing', () => {
   check('FUZZ-01', async (ctx) => {
     const { seed, fuzzRuns } = ctx.config;
@@ -106,28 +129,29 @@ describe('fuzzing', () => {
     const property: Property<InvalidBody> = {
       ctx, runsOption: '--fuzz-runs', textOf: (body) => body.text, labelOf: (body) => `${body.mutation}: ${body.detail}`,
     };
-    const shrinkBudget = { left: SHRINK_STEPS_PER_RULE };
-    for (const [index, mutation] of MUTATIONS.entries()) {
-      if (runs[index] === 0) continue;
-      await ctx.softly(() => fuzzKind(property, invalidBodies(namePrefix(ctx), mutation), index, runs[index]!, shrinkBudget, (body) => expectRejected(ctx, body)));
-    }
+    const kinds = MUTATIONS.flatMap((mutation, index): Kind<InvalidBody>[] => runs[index] === 0 ? [] : [{
+      property, arbitrary: invalidBodies(namePrefix(ctx), mutation), index, runs: runs[index]!, probe: (body) => expectRejected(ctx, body),
+    }]);
+    await fuzzKinds(ctx, kinds);
     const tried = MUTATIONS.filter((_, index) => runs[index]! > 0).length;
     ctx.observe(`seed ${seed}: ${bodies(fuzzRuns, 'invalid')} over ${tried} of ${MUTATIONS.length} mutations (replay with --seed ${seed})`);
-  });
+  }, TOGETHER);
 
   check('FUZZ-02', async (ctx) => {
     const { seed, fuzzValidRuns } = ctx.config;
     if (fuzzValidRuns === 0) ctx.skip('--fuzz-valid-runs 0 sends no valid bodies; give it a positive count');
     const runs = allocateRuns(fuzzValidRuns, VALID_SHAPES.map(() => 1));
-    const shrinkBudget = { left: SHRINK_STEPS_PER_RULE };
-    for (const [index, shape] of VALID_SHAPES.entries()) {
-      if (runs[index] === 0) continue;
-      const property: Property<NewPetBody> = {
+    const kinds = VALID_SHAPES.flatMap((shape, index): Kind<NewPetBody>[] => runs[index] === 0 ? [] : [{
+      property: {
         ctx, runsOption: '--fuzz-valid-runs', textOf: (pet) => stringifyJson(pet), labelOf: () => `valid NewPet, ${shape.shape}: ${shape.about}`,
-      };
+      },
+      arbitrary: newPet(namePrefix(ctx), shape),
       // Offset past the mutations, so that no valid shape shares a seed with a mutation of FUZZ-01.
-      await ctx.softly(() => fuzzKind(property, newPet(namePrefix(ctx), shape), MUTATIONS.length + index, runs[index]!, shrinkBudget, (pet) => expectEchoed(ctx, shape.shape, pet)));
-    }
+      index: MUTATIONS.length + index,
+      runs: runs[index]!,
+      probe: (pet) => expectEchoed(ctx, shape.shape, pet),
+    }]);
+    await fuzzKinds(ctx, kinds);
     ctx.observe(`seed ${seed}: ${bodies(fuzzValidRuns, 'valid')}, each creating a pet (replay with --seed ${seed})`);
-  });
+  }, TOGETHER);
 });

@@ -1,14 +1,15 @@
 // GET /pets (listPets): page size, the limit bounds and the status filter.
 import { describe } from 'vitest';
-import { check, type CheckContext } from '../helpers/check.js';
+import { check, type CheckContext, type CheckOptions } from '../helpers/check.js';
 import type { Exchange } from '../helpers/exchange.js';
 import { describeExchange } from '../helpers/exchange.js';
 import { expectNoServerError, expectSchema, expectStatus, expectThat, preview, responseOf } from '../helpers/expect.js';
 import { fallbackCase, sliceRevealingCase } from '../helpers/filtered-page.js';
 import { asBigInt } from '../helpers/json.js';
-import { ensurePets, knownPetIds, knownPets, knownStatusCounts, mostHeldStatus, SetupError, type Pet } from '../helpers/pets.js';
+import { ensurePets, knownPetIds, knownPets, knownStatusCounts, mostHeldStatus, SetupError, type Pet, type PetNeed } from '../helpers/pets.js';
 import { validateSchema } from '../helpers/schema.js';
 import { PAGE_SIZE, PET_STATUSES } from '../helpers/spec-facts.js';
+import { softlyTogether } from '../helpers/together.js';
 
 /**
  * A 200 page, or a violation saying what came back instead. Only the array is required here: whether
@@ -27,9 +28,9 @@ function expectArray(exchange: Exchange): Pet[] {
 }
 
 /** ensurePets, where a 200 listing that is not an array is this suite's finding, not a broken setup. */
-async function ensureListed(ctx: CheckContext, need: Parameters<typeof ensurePets>[1]): Promise<Pet[]> {
+async function ensureListed(ctx: CheckContext, ...needs: PetNeed[]): Promise<Pet[]> {
   try {
-    return await ensurePets(ctx, need);
+    return await ensurePets(ctx, ...needs);
   } catch (error) {
     if (error instanceof SetupError && error.exchange?.response?.status === 200 && error.exchange.request.method === 'GET') expectArray(error.exchange);
     throw error;
@@ -42,9 +43,8 @@ async function ensureListed(ctx: CheckContext, need: Parameters<typeof ensurePet
  * of one status, for LIST-14), then two of each status for the filters (LIST-09, LIST-10, LIST-11).
  */
 async function ensureSuiteFixtures(ctx: CheckContext): Promise<void> {
-  const fillerStatus = mostHeldStatus(await ensureListed(ctx, {}));
-  await ensureListed(ctx, { total: 21, fillerStatus });
-  await ensureListed(ctx, { perStatus: 2 });
+  const fillerStatus = mostHeldStatus(await ensureListed(ctx));
+  await ensureListed(ctx, { total: 21, fillerStatus }, { perStatus: 2 });
 }
 
 /**
@@ -110,6 +110,11 @@ async function statusPage(ctx: CheckContext, status: string): Promise<{ pets: Pe
   return page;
 }
 
+// Once LIST-02 has made the fixtures, the page-size and bad-limit checks only read: LIST-03..07 run together,
+// and so do LIST-12 and LIST-13. LIST-08 reads what LIST-06 and LIST-07 were answered, and the status
+// checks share their pages and what the earlier pages showed, so they stay in turn.
+const TOGETHER: CheckOptions = { concurrent: true };
+
 describe('listing', () => {
   check('LIST-01', async (ctx) => {
     const { exchange } = await listPage(ctx);
@@ -130,26 +135,26 @@ describe('listing', () => {
     await ensureListed(ctx, { total: 1 });
     const { pets, exchange } = await listPage(ctx, { limit: '1' });
     expectPageSize(ctx, pets, 1, knownPetIds(ctx.client.exchanges).size, exchange);
-  });
+  }, TOGETHER);
 
   check('LIST-04', async (ctx) => {
     const { pets, exchange } = await listPage(ctx, { limit: '100' });
     expectPageSize(ctx, pets, 100, knownPetIds(ctx.client.exchanges).size, exchange);
-  });
+  }, TOGETHER);
 
   check('LIST-05', async (ctx) => {
     await ensureListed(ctx, { total: 7 });
     const { pets, exchange } = await listPage(ctx, { limit: '7' });
     expectPageSize(ctx, pets, 7, knownPetIds(ctx.client.exchanges).size, exchange);
-  });
+  }, TOGETHER);
 
   check('LIST-06', async (ctx) => {
-    for (const value of OUT_OF_RANGE) await ctx.softly(() => expectRefusedOrPaged(ctx, value));
-  });
+    await softlyTogether(ctx, OUT_OF_RANGE, (value) => expectRefusedOrPaged(ctx, value));
+  }, TOGETHER);
 
   check('LIST-07', async (ctx) => {
-    for (const value of NOT_INTEGERS) await ctx.softly(() => expectRefusedOrPaged(ctx, value));
-  });
+    await softlyTogether(ctx, NOT_INTEGERS, (value) => expectRefusedOrPaged(ctx, value));
+  }, TOGETHER);
 
   check('LIST-08', async (ctx) => {
     const earlier = ctx.client.exchanges.filter((e) => (e.rule === 'LIST-06' || e.rule === 'LIST-07') && e.response);
@@ -160,17 +165,15 @@ describe('listing', () => {
   check('LIST-09', async (ctx) => {
     await ensureListed(ctx, { perStatus: 1 });
     let judged = 0;
-    for (const status of PET_STATUSES) {
-      await ctx.softly(async () => {
-        const { pets, exchange } = await statusPage(ctx, status);
-        judged += pets.length;
-        const strays = pets.filter((pet) => pet.status !== status);
-        expectThat(strays.length === 0, {
-          what: `status=${status}`, expected: `only ${status} pets`, exchanges: [exchange],
-          seen: `${strays.length} of ${pets.length} with another status, e.g. id ${strays[0]?.id} with status ${JSON.stringify(strays[0]?.status)}`,
-        });
+    await softlyTogether(ctx, PET_STATUSES, async (status) => {
+      const { pets, exchange } = await statusPage(ctx, status);
+      judged += pets.length;
+      const strays = pets.filter((pet) => pet.status !== status);
+      expectThat(strays.length === 0, {
+        what: `status=${status}`, expected: `only ${status} pets`, exchanges: [exchange],
+        seen: `${strays.length} of ${pets.length} with another status, e.g. id ${strays[0]?.id} with status ${JSON.stringify(strays[0]?.status)}`,
       });
-    }
+    });
     // Empty pages hold no pet of the wrong status, and no evidence either: whether they should be empty is LIST-10's.
     if (judged === 0) ctx.skip('every filtered page was empty, so no pet could be judged (LIST-10 judges whether they should be)');
   });
@@ -211,7 +214,7 @@ describe('listing', () => {
   check('LIST-12', async (ctx) => {
     const exchange = await ctx.client.send({ path: '/pets', query: { status: 'not-a-status' } });
     ctx.observe(`status=not-a-status is answered ${exchange.response?.status}`);
-  });
+  }, TOGETHER);
 
   check('LIST-13', async (ctx) => {
     const earlier = ctx.client.exchanges.find((e) => e.rule === 'LIST-01' && e.response);
@@ -219,7 +222,7 @@ describe('listing', () => {
     const headers = exchange.response?.headers ?? {};
     const paging = Object.keys(headers).filter((name) => /^(link|x-total-count|x-next|x-page|x-cursor|x-has-more|x-next-cursor)/.test(name));
     ctx.observe(paging.length > 0 ? `paging headers: ${paging.map((name) => `${name}: ${headers[name]}`).join('; ')}` : 'no paging headers beyond the array itself');
-  });
+  }, TOGETHER);
   check('LIST-14', async (ctx) => {
     const known = knownStatusCounts(ctx.client.exchanges);
     const status = PET_STATUSES.find((s) => (known.get(s) ?? 0) > PAGE_SIZE.default);

@@ -11,10 +11,11 @@ import {
   allocateRuns, invalidBodies, MUTATIONS, newPet, VALID_SHAPES, type InvalidBody, type NewPetBody,
 } from '../helpers/arbitraries.js';
 import { jsonEquals, parseJson, stringifyJson, type Json } from '../helpers/json.js';
-import type { Counterexample } from '../helpers/outcome.js';
+import { RuleViolation, type Counterexample } from '../helpers/outcome.js';
 import { petFieldDifferences } from '../helpers/pet-fields.js';
 import { validateSchema } from '../helpers/schema.js';
 import { DEFAULT_OPTIONS } from '../cli/resolve-options.js';
+import { fuzzForViolation, generatedValues } from '../helpers/fuzz.js';
 import type { Report } from '../cli/report.js';
 import { DEFECTS, type DefectId } from '../server/defects.js';
 import { createReferenceApp } from '../server/reference-server.js';
@@ -252,24 +253,72 @@ function recordingServer(defects: DefectId[]) {
   };
 }
 
+describe('runs sent together', () => {
+  const arbitrary = fc.integer({ min: 0, max: 10_000 });
+  const probe = async (value: number) => {
+    // Answers arrive out of order, as from a target far away.
+    await new Promise((resolve) => setTimeout(resolve, value % 7));
+    if (value > 3_000) throw RuleViolation.of({ what: String(value), expected: "at most 3000", seen: "too large" });
+  };
+
+  it('are the values a one-at-a-time property run tries, in its order', async () => {
+    const tried: number[] = [];
+    await fc.check(fc.asyncProperty(arbitrary, async (value) => {
+      tried.push(value);
+      return true;
+    }), { seed: 99, numRuns: 40 });
+    expect(generatedValues(arbitrary, 99, 40)).toEqual(tried);
+  });
+
+  it('shrink to the counterexample a one-at-a-time run finds, and send every run once', async () => {
+    const sent: number[] = [];
+    const failure = await fuzzForViolation(arbitrary, { seed: 7, runs: 40, maxShrinks: 1_000 }, async (value) => {
+      sent.push(value);
+      await probe(value);
+    });
+    const sequential = await fc.check(fc.asyncProperty(arbitrary, async (value) => {
+      await probe(value);
+    }), { seed: 7, numRuns: 40 });
+    expect(failure?.value).toBe(3_001);
+    expect(failure?.value).toBe(sequential.counterexample?.[0]);
+    expect(failure?.path).toBe(sequential.counterexamplePath);
+    expect([...sent.slice(0, 40)].sort()).toEqual([...generatedValues(arbitrary, 7, 40)].sort());
+  });
+});
+
 describe('replaying a seed', () => {
   // A defect, so that shrinking (whose steps depend on the answers) is part of what must repeat.
   const server = recordingServer(['create-status-unchecked']);
+
+  // Bodies go out together and arrive in any order: what must repeat is the multiset, so they are compared sorted.
+  const sorted = (bodies: string[]) => [...bodies].sort();
+  const neutral = (text: string, report?: Report) => text.replaceAll(report?.runId ?? '', '<runId>');
 
   it('sends the same bodies for the same --seed, other bodies for another, and the replay line finds the same counterexample', async () => {
     const first = await server.run(['--only', 'fuzzing', '--seed', '1234']);
     const second = await server.run(['--only', 'fuzzing', '--seed', '1234']);
     const other = await server.run(['--only', 'fuzzing', '--seed', '1235']);
     expect(first.bodies.length).toBeGreaterThan(DEFAULT_OPTIONS.fuzzRuns);
-    expect(second.bodies).toEqual(first.bodies);
-    expect(other.bodies).not.toEqual(first.bodies);
+    expect(sorted(second.bodies)).toEqual(sorted(first.bodies));
+    expect(sorted(other.bodies)).not.toEqual(sorted(first.bodies));
+    expect(neutral(fuzzFailures(second.report).counterexamples[0]!.body, second.report)).toBe(neutral(fuzzFailures(first.report).counterexamples[0]!.body, first.report));
 
     const [example] = fuzzFailures(first.report).counterexamples;
     expect(example?.replay).toBeDefined();
     const replayArgs = example!.replay.split(' ').slice(2);
     const replayed = await server.run(replayArgs);
     const [again] = fuzzFailures(replayed.report).counterexamples;
-    const neutral = (text: string, report?: Report) => text.replaceAll(report?.runId ?? '', '<runId>');
     expect(neutral(again!.body, replayed.report)).toBe(neutral(example!.body, first.report));
+  }, CLI_TEST_TIMEOUT_MS);
+
+  it('sends the same bodies and shrinks to the same counterexample one request at a time as with several in flight', async () => {
+    const together = await server.run(['--only', 'fuzzing', '--seed', '4321']);
+    const oneByOne = await server.run(['--only', 'fuzzing', '--seed', '4321', '--concurrency', '1']);
+    expect(sorted(oneByOne.bodies)).toEqual(sorted(together.bodies));
+    // Shrinking takes one answer at a time, in either run: it ends on the same body.
+    const failure = (run: { report?: Report }) => fuzzFailures(run.report).counterexamples.map((example) => ({ ...example, body: neutral(example.body, run.report) }));
+    expect(failure(oneByOne).map(({ rule, mutation, body, seed }) => ({ rule, mutation, body, seed })))
+      .toEqual(failure(together).map(({ rule, mutation, body, seed }) => ({ rule, mutation, body, seed })));
+    expect(failure(together).length).toBeGreaterThan(0);
   }, CLI_TEST_TIMEOUT_MS);
 });

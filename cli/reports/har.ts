@@ -21,7 +21,7 @@ export function toHar(report: Report, exchanges: readonly Exchange[]): Har {
 
 // HAR lets a writer add fields whose names start with an underscore.
 // _jsonError and _truncated keep what the client concluded of the body, so `verify` can replay it as it was read.
-type RunEntry = Entry & { _seq: number; response: Response & { _error?: string; _jsonError?: string; _truncated?: boolean } };
+type RunEntry = Entry & { _seq: number; _sentAfter?: number; response: Response & { _error?: string; _jsonError?: string; _truncated?: boolean } };
 
 function entryOf(exchange: Exchange): RunEntry {
   const { request, response } = exchange;
@@ -77,6 +77,8 @@ function entryOf(exchange: Exchange): RunEntry {
     cache: {},
     timings: { blocked: -1, dns: -1, connect: -1, ssl: -1, send: 0, wait, receive: 0 },
     _seq: exchange.seq,
+    // With requests in flight together, which answers a request was sent after is part of what a check judges (RATE-04).
+    ...(exchange.sentAfter === undefined ? {} : { _sentAfter: exchange.sentAfter }),
   };
   if (exchange.rule) entry.comment = `sent by the check of ${exchange.rule}`;
   return entry;
