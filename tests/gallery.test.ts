@@ -4,9 +4,9 @@
 // One variant by hand:  npm run build && npx vitest run tests/gallery.test.ts -t free-plan
 import { afterAll, describe, it } from 'vitest';
 import type { ReferenceServerOptions } from '../server/options.js';
-import { VARIANTS, type VariantId } from '../server/variants.js';
+import { VARIANTS, variantById, type VariantId } from '../server/variants.js';
 import { certify } from './support/cli.js';
-import { brokenRules, formatDiff, outputTail, timedInChildSlot } from './support/harness.js';
+import { brokenRules, formatDiff, harnessPlan, outputTail, timedInChildSlot } from './support/harness.js';
 
 // --strict: a SHOULD accusation against a conforming server is a false alarm too, so it must not
 // pass silently behind a MUST-only verdict.
@@ -29,15 +29,6 @@ const RECOVERY: Partial<Record<VariantId, ReferenceServerOptions>> = {
   'ban-after-429': { rateLimit: { limit: 1000, windowMs: 5_000 } },
 };
 
-/**
- * Slow responses are about latency, not volume: at the default Business limit the 429 probe alone
- * sends some 800 requests of 200 ms each. The Pro plan's 300 a minute (a limit the spec names)
- * leaves the run's own traffic room and keeps the probe to a few dozen requests.
- */
-const SMALLER_PLAN: Partial<Record<VariantId, ReferenceServerOptions>> = {
-  slow: { rateLimit: { limit: 300, windowMs: 60_000 } },
-};
-
 /** Per variant: whether the run accused it of anything, and how long the run took (slot wait excluded). */
 const outcomes = new Map<string, { alarmed: boolean; wallMs: number }>();
 
@@ -53,7 +44,7 @@ describe.concurrent('every conforming variant of the reference server is certifi
     it(`${variant.id}: ${variant.description}`, async ({ expect }) => {
       const recovery = RECOVERY[variant.id];
       const args = recovery ? [...CLI_ARGS, '--verify-recovery'] : CLI_ARGS;
-      const { result: run, ms: wallMs } = await timedInChildSlot(() => certify({ variants: [variant.id], ...SMALLER_PLAN[variant.id], ...recovery }, args, { timeoutMs: RUN_TIMEOUT_MS }));
+      const { result: run, ms: wallMs } = await timedInChildSlot(() => certify({ variants: [variant.id], ...harnessPlan(variantById(variant.id).options), ...recovery }, args, { timeoutMs: RUN_TIMEOUT_MS }));
       const accused = brokenRules(run.report).map((rule) => ({ id: rule.id, level: rule.level, status: rule.status, message: rule.message }));
       outcomes.set(variant.id, { alarmed: run.code !== 0 || accused.length > 0, wallMs });
       const { report } = run;
