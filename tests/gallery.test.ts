@@ -5,7 +5,7 @@
 import { afterAll, describe, it } from 'vitest';
 import type { ReferenceServerOptions } from '../server/options.js';
 import { VARIANTS, variantById, type VariantId } from '../server/variants.js';
-import { certify } from './support/cli.js';
+import { certifyInProcess } from './support/in-process.js';
 import { brokenRules, formatDiff, harnessPlan, outputTail, timedInChildSlot } from './support/harness.js';
 
 // --strict: a SHOULD accusation against a conforming server is a false alarm too, so it must not
@@ -44,7 +44,7 @@ describe.concurrent('every conforming variant of the reference server is certifi
     it(`${variant.id}: ${variant.description}`, async ({ expect }) => {
       const recovery = RECOVERY[variant.id];
       const args = recovery ? [...CLI_ARGS, '--verify-recovery'] : CLI_ARGS;
-      const { result: run, ms: wallMs } = await timedInChildSlot(() => certify({ variants: [variant.id], ...harnessPlan(variantById(variant.id).options), ...recovery }, args, { timeoutMs: RUN_TIMEOUT_MS }));
+      const { result: run, ms: wallMs } = await timedInChildSlot(() => certifyInProcess({ variants: [variant.id], ...harnessPlan(variantById(variant.id).options), ...recovery }, args, { timeoutMs: RUN_TIMEOUT_MS }));
       const accused = brokenRules(run.report).map((rule) => ({ id: rule.id, level: rule.level, status: rule.status, message: rule.message }));
       outcomes.set(variant.id, { alarmed: run.code !== 0 || accused.length > 0, wallMs });
       const { report } = run;
