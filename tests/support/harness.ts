@@ -43,11 +43,14 @@ export async function withChildSlot<T>(work: () => Promise<T>): Promise<T> {
 
 /** withChildSlot, also timing the work alone: a run's cost without its wait for a slot. */
 export async function timedInChildSlot<T>(work: () => Promise<T>): Promise<{ result: T; ms: number }> {
-  return withChildSlot(async () => {
-    const started = performance.now();
-    const result = await work();
-    return { result, ms: performance.now() - started };
-  });
+  return withChildSlot(() => timed(work));
+}
+
+/** The work's result and how long it took. */
+export async function timed<T>(work: () => Promise<T>): Promise<{ result: T; ms: number }> {
+  const started = performance.now();
+  const result = await work();
+  return { result, ms: performance.now() - started };
 }
 
 async function acquireSlot(): Promise<string> {
