@@ -2,10 +2,28 @@ import { defineConfig } from 'vitest/config';
 
 // The project's own tests. The conformance suites in suites/ are not run from here:
 // the CLI runs them (one worker, fixed order) against a target, and tests/ drive the CLI.
+//
+// Three projects, so the fast part runs alone (`npm run test:unit`): unit (no server, no child
+// process), e2e (servers and CLI runs) and mutation (the mutation harness and the gallery, which
+// certify the reference server once per defect and per variant).
+const UNIT = [
+  'harness', 'junit', 'openapi', 'progress', 'rate-limiter', 'redaction', 'reports-html', 'reports-summary',
+  'spec-in-the-box', 'suite-helpers', 'test-design',
+].map((name) => `tests/${name}.test.ts`);
+const MUTATION = ['tests/mutation.test.ts', 'tests/gallery.test.ts'];
+
 export default defineConfig({
   test: {
-    include: ['tests/**/*.test.ts'],
     testTimeout: 120_000,
     hookTimeout: 60_000,
+    // Most end-to-end files wait on sockets, timers and children rather than the CPU, and the
+    // certifications that do load it are bounded machine-wide by tests/support/harness.ts: more
+    // files than cores keeps both cores busy.
+    maxWorkers: 4,
+    projects: [
+      { extends: true, test: { name: 'unit', include: UNIT } },
+      { extends: true, test: { name: 'e2e', include: ['tests/**/*.test.ts'], exclude: [...UNIT, ...MUTATION] } },
+      { extends: true, test: { name: 'mutation', include: MUTATION } },
+    ],
   },
 });

@@ -4,8 +4,9 @@
 // One defect by hand:  npm run build && npx vitest run tests/mutation.test.ts -t list-limit-ignored
 import { afterAll, describe, it } from 'vitest';
 import { defectById, DEFECTS, type DefectSpec } from '../server/defects.js';
-import { certify, type CliRun } from './support/cli.js';
-import { diffAgainst, formatDiff, isCaught, outputTail, timedInChildSlot, type RuleDiff } from './support/harness.js';
+import type { CliRun } from './support/cli.js';
+import { certifyInProcess } from './support/in-process.js';
+import { diffAgainst, formatDiff, harnessPlan, isCaught, outputTail, timedInChildSlot, type RuleDiff } from './support/harness.js';
 
 // --strict makes a SHOULD failure turn the verdict too, so exit code 1 is the user-visible proof
 // that a defect was caught whether it breaks a MUST or only a SHOULD rule.
@@ -49,7 +50,7 @@ describe.concurrent('every defect of the reference server is caught by exactly t
     it(`${defect.id} fails ${defect.rules.join(', ')}`, async ({ expect }) => {
       // A run that cannot even finish counts against the score before its error fails the test.
       outcomes.set(defect.id, { caught: false, wallMs: 0 });
-      const { result: run, ms: wallMs } = await timedInChildSlot(() => certify({ defects: [defect.id] }, [...CLI_ARGS, ...(defectById(defect.id).cliArgs ?? [])], { timeoutMs: RUN_TIMEOUT_MS }));
+      const { result: run, ms: wallMs } = await timedInChildSlot(() => certifyInProcess({ defects: [defect.id], ...harnessPlan(defectById(defect.id).options) }, [...CLI_ARGS, ...(defectById(defect.id).cliArgs ?? [])], { timeoutMs: RUN_TIMEOUT_MS }));
       const diff = diffAgainst(defect.rules, run.report, defectById(defect.id).byChance);
       const caught = run.report !== undefined && run.code === 1 && isCaught(diff);
       outcomes.set(defect.id, { caught, wallMs, reportMs: run.report?.durationMs });

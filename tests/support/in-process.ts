@@ -1,0 +1,33 @@
+// A certification run inside the test process: the CLI's own argument parsing and run, without the
+// start-up of a child (node and the CLI's imports), about a third of what a harness run costs. For
+// the mutation harness and the gallery, whose point is each run's verdict; the tests whose point is the
+// CLI itself (exit codes, output, key leaks) keep runCli.
+import { mkdtempSync, readFileSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArguments } from '../../cli/options.js';
+import type { Report } from '../../cli/report.js';
+import { runConformance, TOOL } from '../../cli/run.js';
+import { parseJson } from '../../helpers/json.js';
+import { proxyRouteFor } from '../../helpers/proxy.js';
+import { startReferenceServer, type ReferenceServerOptions, type RunningReferenceServer } from '../../server/reference-server.js';
+import { certify, type CliRun } from './cli.js';
+
+/** As certify, the run in this process; the report is read back from report.json as a user would read it. */
+export async function certifyInProcess(serverOptions: ReferenceServerOptions, args: readonly string[], options: { timeoutMs: number }): Promise<CliRun & { server: RunningReferenceServer }> {
+  const server = await startReferenceServer({ apiKeys: ['test-key-4f9a1c'], ...serverOptions });
+  try {
+    // A child gets no proxy variables; this process's would send loopback traffic through a proxy.
+    if (proxyRouteFor(server.url)) return await certify(serverOptions, args, options);
+    const reportDir = mkdtempSync(join(tmpdir(), 'petstore-run-'));
+    const output: string[] = [];
+    const parsed = parseArguments(['--base-url', server.url, ...args, '--report-dir', reportDir], { PETSTORE_API_KEY: server.apiKey }, TOOL.version, (text) => output.push(text));
+    if (parsed.action !== 'run') throw new Error(`not a certification: ${args.join(' ')}`);
+    const result = await runConformance({ ...parsed.options, signal: AbortSignal.timeout(options.timeoutMs), print: (line) => output.push(`${line}\n`) });
+    const reportPath = join(reportDir, 'report.json');
+    const report = existsSync(reportPath) ? (parseJson(readFileSync(reportPath, 'utf8')) as unknown as Report) : undefined;
+    return { code: result.exitCode, stdout: output.join(''), stderr: '', reportDir, report, server };
+  } finally {
+    await server.close();
+  }
+}
