@@ -4,7 +4,8 @@ import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Report, RuleResult } from '../../cli/report.js';
-import type { ReferenceServerOptions, ServerSettings } from '../../server/options.js';
+import type { ReferenceServerOptions } from '../../server/options.js';
+import type { ServerSettings } from '../../server/settings.js';
 
 /** Levels that can turn a verdict (INFO never fails, so it never counts for or against a switch). */
 export const JUDGED_LEVELS = ['MUST', 'SHOULD'] as const;
