@@ -3,15 +3,9 @@ import { defineConfig } from 'vitest/config';
 // The project's own tests. The conformance suites in suites/ are not run from here:
 // the CLI runs them (one worker, fixed order) against a target, and tests/ drive the CLI.
 //
-// Three projects, so the fast part runs alone (`npm run test:unit`): unit (no server, no child
-// process), e2e (servers and CLI runs) and mutation (the mutation harness and the gallery, which
-// certify the reference server once per defect and per variant).
-const UNIT = [
-  'harness', 'junit', 'openapi', 'progress', 'rate-limiter', 'redaction', 'reports-html', 'reports-summary',
-  'spec-in-the-box', 'suite-helpers', 'test-design',
-].map((name) => `tests/${name}.test.ts`);
-const MUTATION = ['tests/mutation.test.ts', 'tests/gallery.test.ts'];
-
+// Three projects, one folder each, so the fast part runs alone (`npm run test:unit`): tests/unit (no
+// server, no child process), tests/e2e (servers and CLI runs) and tests/mutation (the mutation harness
+// and the gallery, which certify the reference server once per defect and per variant).
 export default defineConfig({
   test: {
     testTimeout: 120_000,
@@ -21,9 +15,9 @@ export default defineConfig({
     // files than cores keeps both cores busy.
     maxWorkers: 4,
     projects: [
-      { extends: true, test: { name: 'unit', include: UNIT } },
-      { extends: true, test: { name: 'e2e', include: ['tests/**/*.test.ts'], exclude: [...UNIT, ...MUTATION] } },
-      { extends: true, test: { name: 'mutation', include: MUTATION } },
+      { extends: true, test: { name: 'unit', include: ['tests/unit/**/*.test.ts'] } },
+      { extends: true, test: { name: 'e2e', include: ['tests/e2e/**/*.test.ts'] } },
+      { extends: true, test: { name: 'mutation', include: ['tests/mutation/**/*.test.ts'] } },
     ],
   },
 });

@@ -1,6 +1,6 @@
 import type { UserConsoleLog } from 'vitest';
 import type { Reporter, TestCase, TestModule } from 'vitest/node';
-import type { RuleMeta } from '../helpers/outcome.js';
+import type { RuleMeta } from '../helpers/judge/outcome.js';
 
 /** One finished check as the collector saw it. */
 export interface CheckResult {

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-import { activeRules } from '../helpers/catalog.js';
-import { redact, registerSecret } from '../helpers/redact.js';
+import { activeRules } from '../helpers/spec/catalog.js';
+import { redact, registerSecret } from '../helpers/http/redact.js';
 import { stringifyJson } from '../helpers/json.js';
 import { parseArguments, possibleKeys } from './options.js';
 import { TargetUnreachable } from './preflight.js';

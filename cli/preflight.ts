@@ -1,8 +1,8 @@
 import { connect as connectTcp, isIP } from 'node:net';
 import { connect as connectTls } from 'node:tls';
 import { readFileSync } from 'node:fs';
-import type { ProxyRoute } from '../helpers/proxy.js';
-import type { Exchange, RecordedResponse } from '../helpers/exchange.js';
+import type { ProxyRoute } from '../helpers/http/proxy.js';
+import type { Exchange, RecordedResponse } from '../helpers/http/exchange.js';
 
 /** The target cannot be talked to at all: exit code 3. */
 export class TargetUnreachable extends Error {

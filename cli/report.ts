@@ -1,5 +1,5 @@
-import type { Area, Level, Rule } from '../helpers/catalog.js';
-import { OUTCOMES, type Evidence, type ExchangeEvidence, type Outcome, type RuleMeta } from '../helpers/outcome.js';
+import type { Area, Level, Rule } from '../helpers/spec/catalog.js';
+import { OUTCOMES, type Evidence, type ExchangeEvidence, type Outcome, type RuleMeta } from '../helpers/judge/outcome.js';
 import type { Diagnosis } from './preflight.js';
 import type { CheckResult } from './collector.js';
 

@@ -1,9 +1,9 @@
 import { randomInt } from 'node:crypto';
 import { accessSync, constants, mkdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { activeRules, loadCatalog } from '../helpers/catalog.js';
-import { AREA_ORDER } from '../helpers/spec-facts.js';
-import { registerSecret } from '../helpers/redact.js';
+import { activeRules, loadCatalog } from '../helpers/spec/catalog.js';
+import { AREA_ORDER } from '../helpers/spec/facts.js';
+import { registerSecret } from '../helpers/http/redact.js';
 import type { CheckSettings } from '../helpers/run-config.js';
 import type { Report } from './report.js';
 import { BaselineError, checkBaselineTarget, readBaselineFile, type Baseline } from './reports/baseline.js';

@@ -1,6 +1,6 @@
 import { basename } from 'node:path';
 import type { TestSequencer, TestSpecification } from 'vitest/node';
-import { AREA_ORDER } from '../helpers/spec-facts.js';
+import { AREA_ORDER } from '../helpers/spec/facts.js';
 
 /** Runs the suite files in catalog area order: errors and rate limits judge what the others sent, the 429 probe goes last. */
 export class AreaOrderSequencer implements TestSequencer {

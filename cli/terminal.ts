@@ -1,8 +1,8 @@
 import type { CheckResult } from './collector.js';
 import { causesOf, sharedCauses, suiteBroke, SUITE_BUG_NOTICE, type Report, type RuleResult } from './report.js';
-import { getRule } from '../helpers/catalog.js';
-import type { Evidence } from '../helpers/outcome.js';
-import { PROGRESS_PREFIX } from '../helpers/client.js';
+import { getRule } from '../helpers/spec/catalog.js';
+import type { Evidence } from '../helpers/judge/outcome.js';
+import { PROGRESS_PREFIX } from '../helpers/http/client.js';
 
 const MARK: Record<RuleResult['status'], string> = { passed: 'PASS', failed: 'FAIL', skipped: 'SKIP', errored: 'ERR ', 'suite-error': 'BUG ' };
 

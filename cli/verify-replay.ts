@@ -1,8 +1,8 @@
 import { appendFileSync, readFileSync } from 'node:fs';
 import type { Entry, Har } from 'har-format';
-import type { RecordedRequest, RecordedResponse } from '../helpers/exchange.js';
+import type { RecordedRequest, RecordedResponse } from '../helpers/http/exchange.js';
 import { parseJson } from '../helpers/json.js';
-import { redact } from '../helpers/redact.js';
+import { redact } from '../helpers/http/redact.js';
 
 /** One recorded answer, as the client hands it back in place of the target's. */
 export interface RecordedAnswer {

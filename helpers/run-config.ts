@@ -1,5 +1,5 @@
 import { inject } from 'vitest';
-import type { ProxyRoute } from './proxy.js';
+import type { ProxyRoute } from './http/proxy.js';
 
 /** What a person chooses that the checks themselves read: shared by the CLI's options and the suites' config. */
 export interface CheckSettings {

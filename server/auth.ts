@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { INT64, PAGE_SIZE, PET_STATUSES } from '../helpers/spec-facts.js';
+import { INT64, PAGE_SIZE, PET_STATUSES } from '../helpers/spec/facts.js';
 import type { Context } from './context.js';
 import { isPetStatus } from './new-pet.js';
 import { sendError } from './responses.js';

@@ -1,6 +1,6 @@
 import { isLosslessNumber, LosslessNumber, parse } from 'lossless-json';
 import type { Context } from './context.js';
-import { INT32, INT64, PET_STATUSES, type PetStatus } from '../helpers/spec-facts.js';
+import { INT32, INT64, PET_STATUSES, type PetStatus } from '../helpers/spec/facts.js';
 
 /** The fields of a valid NewPet (looser types only because some defects let odd values through). */
 export interface NewPetFields {

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { PET_STATUSES } from '../helpers/spec-facts.js';
+import { PET_STATUSES } from '../helpers/spec/facts.js';
 import type { PreloadPet } from './settings.js';
 
 /**

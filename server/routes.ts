@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { INT32, INT64, PAGE_SIZE } from '../helpers/spec-facts.js';
+import { INT32, INT64, PAGE_SIZE } from '../helpers/spec/facts.js';
 import { accepts } from './auth.js';
 import type { Context } from './context.js';
 import { isPetStatus, readNewPet, type NewPetFields, type NewPetResult } from './new-pet.js';

@@ -1,13 +1,13 @@
 // Authentication: HTTP bearer on every operation; a missing or invalid key gets 401 with an Error body.
 import { describe } from 'vitest';
-import { check, type CheckContext, type CheckOptions } from '../helpers/check.js';
-import type { SendOptions } from '../helpers/client.js';
-import { describeExchange, type AuthMode, type Exchange } from '../helpers/exchange.js';
-import { expectError, expectStatus, responseOf } from '../helpers/expect.js';
-import { groupExchanges, type OperationId } from '../helpers/operations.js';
-import { petName, petsKnownToExist, recordIfCreated, unknownPetId, type Pet } from '../helpers/pets.js';
-import { swapCase } from '../helpers/redact.js';
-import { softlyTogether } from '../helpers/together.js';
+import { check, type CheckContext, type CheckOptions } from '../helpers/judge/check.js';
+import type { SendOptions } from '../helpers/http/client.js';
+import { describeExchange, type AuthMode, type Exchange } from '../helpers/http/exchange.js';
+import { expectError, expectStatus, responseOf } from '../helpers/judge/expect.js';
+import { groupExchanges, type OperationId } from '../helpers/judge/operations.js';
+import { petName, petsKnownToExist, recordIfCreated, unknownPetId, type Pet } from '../helpers/fixtures/pets.js';
+import { swapCase } from '../helpers/http/redact.js';
+import { softlyTogether } from '../helpers/judge/together.js';
 
 /** How each broken credential reads in a message. */
 const BROKEN_AUTH: Record<Exclude<AuthMode, 'key' | 'lowercase-bearer'>, string> = {

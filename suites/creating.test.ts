@@ -1,17 +1,17 @@
 // POST /pets (createPet): what a 201 carries, int64 exactness, and the table of invalid bodies.
 import { describe } from 'vitest';
-import { check, type CheckContext, type CheckOptions } from '../helpers/check.js';
-import { skipIfGetPetRemoved } from '../helpers/deprecation.js';
-import { answeredSuccess, describeExchange, type Exchange } from '../helpers/exchange.js';
-import { expectError, expectSchema, expectStatus, expectThat, preview, responseOf } from '../helpers/expect.js';
+import { check, type CheckContext, type CheckOptions } from '../helpers/judge/check.js';
+import { skipIfGetPetRemoved } from '../helpers/judge/deprecation.js';
+import { answeredSuccess, describeExchange, type Exchange } from '../helpers/http/exchange.js';
+import { expectError, expectSchema, expectStatus, expectThat, preview, responseOf } from '../helpers/judge/expect.js';
 import { isJsonObject, parseJson, type Json } from '../helpers/json.js';
-import { operationOf } from '../helpers/operations.js';
-import { mayRefuseNewPet, petFieldDifferences, show, type PetField } from '../helpers/pet-fields.js';
-import { isValidPet, listedIds, petName, recordIfCreated, SetupError } from '../helpers/pets.js';
-import { answeredAt, readAfterWrite, readLags } from '../helpers/read-after-write.js';
-import { validateSchema } from '../helpers/schema.js';
-import { INT64, PET_STATUSES } from '../helpers/spec-facts.js';
-import { softlyTogether } from '../helpers/together.js';
+import { operationOf } from '../helpers/judge/operations.js';
+import { mayRefuseNewPet, petFieldDifferences, show, type PetField } from '../helpers/fixtures/pet-fields.js';
+import { isValidPet, listedIds, petName, recordIfCreated, SetupError } from '../helpers/fixtures/pets.js';
+import { answeredAt, readAfterWrite, readLags } from '../helpers/http/read-after-write.js';
+import { validateSchema } from '../helpers/judge/schema.js';
+import { INT64, PET_STATUSES } from '../helpers/spec/facts.js';
+import { softlyTogether } from '../helpers/judge/together.js';
 
 
 /**

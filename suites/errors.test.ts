@@ -1,13 +1,13 @@
 // Errors and response format, judged on every exchange the run has made so far: this suite runs after
 // every other but the rate limits, so it sees what listing, creating, fetching, auth and fuzzing provoked.
 import { describe } from 'vitest';
-import { check, type CheckContext } from '../helpers/check.js';
-import { answeredSuccess, type Exchange } from '../helpers/exchange.js';
-import { isJsonContentType, preview } from '../helpers/expect.js';
+import { check, type CheckContext } from '../helpers/judge/check.js';
+import { answeredSuccess, type Exchange } from '../helpers/http/exchange.js';
+import { isJsonContentType, preview } from '../helpers/judge/expect.js';
 import { asBigInt, isJsonObject } from '../helpers/json.js';
-import { groupExchanges, operationOf, PET_OPERATIONS } from '../helpers/operations.js';
-import { unknownPetId } from '../helpers/pets.js';
-import { validateSchema } from '../helpers/schema.js';
+import { groupExchanges, operationOf, PET_OPERATIONS } from '../helpers/judge/operations.js';
+import { unknownPetId } from '../helpers/fixtures/pets.js';
+import { validateSchema } from '../helpers/judge/schema.js';
 
 /** Error responses of the run. 429s are left out: their body is "not shown", the rate-limit suite judges them. */
 function errorResponses(ctx: CheckContext): Exchange[] {

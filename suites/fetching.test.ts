@@ -1,15 +1,15 @@
 // GET /pets/{petId} (getPet): deprecated but served until 5 December 2030; ids compared exactly.
 import { describe } from 'vitest';
-import { check, type CheckContext, type CheckOptions } from '../helpers/check.js';
-import { skipIfGetPetRemoved } from '../helpers/deprecation.js';
-import { describeExchange } from '../helpers/exchange.js';
-import { expectError, expectNoServerError, expectSchema, expectStatus, expectThat, preview, responseOf } from '../helpers/expect.js';
+import { check, type CheckContext, type CheckOptions } from '../helpers/judge/check.js';
+import { skipIfGetPetRemoved } from '../helpers/judge/deprecation.js';
+import { describeExchange } from '../helpers/http/exchange.js';
+import { expectError, expectNoServerError, expectSchema, expectStatus, expectThat, preview, responseOf } from '../helpers/judge/expect.js';
 import { asBigInt, isJsonObject } from '../helpers/json.js';
-import { petFieldDifferences, show, type PetField } from '../helpers/pet-fields.js';
-import { createdAtOf, readAfterWrite } from '../helpers/read-after-write.js';
-import { highestKnownPetId, isValidPet, petsKnownToExist, unknownPetId, type Pet } from '../helpers/pets.js';
-import { INT64 } from '../helpers/spec-facts.js';
-import { softlyTogether } from '../helpers/together.js';
+import { petFieldDifferences, show, type PetField } from '../helpers/fixtures/pet-fields.js';
+import { createdAtOf, readAfterWrite } from '../helpers/http/read-after-write.js';
+import { highestKnownPetId, isValidPet, petsKnownToExist, unknownPetId, type Pet } from '../helpers/fixtures/pets.js';
+import { INT64 } from '../helpers/spec/facts.js';
+import { softlyTogether } from '../helpers/judge/together.js';
 
 /** Whether a double would round this id: the ids a lookup through a JS number or a float column gets wrong. */
 function doubleLoses(id: number | bigint): boolean {

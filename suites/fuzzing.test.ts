@@ -4,14 +4,14 @@ import { describe } from 'vitest';
 import type fc from 'fast-check';
 import {
   allocateRuns, invalidBodies, MUTATIONS, newPet, seedFor, VALID_SHAPES, type InvalidBody, type NewPetBody,
-} from '../helpers/arbitraries.js';
-import { check, type CheckContext, type CheckOptions } from '../helpers/check.js';
-import { expectSchema, expectStatus, expectThat } from '../helpers/expect.js';
-import { sendGenerated, shrinkFirstFailure, type FuzzFailure } from '../helpers/fuzz.js';
+} from '../helpers/fuzz/arbitraries.js';
+import { check, type CheckContext, type CheckOptions } from '../helpers/judge/check.js';
+import { expectSchema, expectStatus, expectThat } from '../helpers/judge/expect.js';
+import { sendGenerated, shrinkFirstFailure, type FuzzFailure } from '../helpers/fuzz/property.js';
 import { jsonEquals, stringifyJson } from '../helpers/json.js';
-import { RuleViolation } from '../helpers/outcome.js';
-import { mayRefuseNewPet, show, petFieldDifferences, type PetField } from '../helpers/pet-fields.js';
-import { petName, recordIfCreated } from '../helpers/pets.js';
+import { RuleViolation } from '../helpers/judge/outcome.js';
+import { mayRefuseNewPet, show, petFieldDifferences, type PetField } from '../helpers/fixtures/pet-fields.js';
+import { petName, recordIfCreated } from '../helpers/fixtures/pets.js';
 
 // Each shrink step is one more request (and, on a server that wrongly accepts, one more pet): enough steps
 // to strip a body to what matters, few enough that a badly broken server costs a bounded number.

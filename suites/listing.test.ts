@@ -1,15 +1,15 @@
 // GET /pets (listPets): page size, the limit bounds and the status filter.
 import { describe } from 'vitest';
-import { check, type CheckContext, type CheckOptions } from '../helpers/check.js';
-import type { Exchange } from '../helpers/exchange.js';
-import { describeExchange } from '../helpers/exchange.js';
-import { expectNoServerError, expectSchema, expectStatus, expectThat, preview, responseOf } from '../helpers/expect.js';
-import { fallbackCase, sliceRevealingCase } from '../helpers/filtered-page.js';
+import { check, type CheckContext, type CheckOptions } from '../helpers/judge/check.js';
+import type { Exchange } from '../helpers/http/exchange.js';
+import { describeExchange } from '../helpers/http/exchange.js';
+import { expectNoServerError, expectSchema, expectStatus, expectThat, preview, responseOf } from '../helpers/judge/expect.js';
+import { fallbackCase, sliceRevealingCase } from '../helpers/fixtures/filtered-page.js';
 import { asBigInt } from '../helpers/json.js';
-import { ensurePets, knownPetIds, knownPets, knownStatusCounts, mostHeldStatus, SetupError, type Pet, type PetNeed } from '../helpers/pets.js';
-import { validateSchema } from '../helpers/schema.js';
-import { PAGE_SIZE, PET_STATUSES } from '../helpers/spec-facts.js';
-import { softlyTogether } from '../helpers/together.js';
+import { ensurePets, knownPetIds, knownPets, knownStatusCounts, mostHeldStatus, SetupError, type Pet, type PetNeed } from '../helpers/fixtures/pets.js';
+import { validateSchema } from '../helpers/judge/schema.js';
+import { PAGE_SIZE, PET_STATUSES } from '../helpers/spec/facts.js';
+import { softlyTogether } from '../helpers/judge/together.js';
 
 /**
  * A 200 page, or a violation saying what came back instead. Only the array is required here: whether

@@ -2,16 +2,16 @@
 // suite runs last, so that is every other suite's traffic); RATE-07..12 judge the 429 probe, which sends
 // the run's last requests so that no other check ever sees a 429 it did not cause. RATE-13 only reads.
 import { describe } from 'vitest';
-import { check, type CheckContext } from '../helpers/check.js';
-import { credentialOf } from '../helpers/client.js';
-import { describeExchange, type Exchange } from '../helpers/exchange.js';
-import { expectSchema, expectStatus, expectThat, responseOf } from '../helpers/expect.js';
-import { groupExchanges, operationOf } from '../helpers/operations.js';
-import { outcomeOfThrown, RuleViolation, SkipCheck } from '../helpers/outcome.js';
-import { readRateLimitHeaders, UNIX_TIME_FLOOR } from '../helpers/pacing.js';
-import { unknownPetId } from '../helpers/pets.js';
-import { provoke429, type ProbeOutcome } from '../helpers/probe.js';
-import { parseHttpDate, retryAfterForm } from '../helpers/retry-after.js';
+import { check, type CheckContext } from '../helpers/judge/check.js';
+import { credentialOf } from '../helpers/http/client.js';
+import { describeExchange, type Exchange } from '../helpers/http/exchange.js';
+import { expectSchema, expectStatus, expectThat, responseOf } from '../helpers/judge/expect.js';
+import { groupExchanges, operationOf } from '../helpers/judge/operations.js';
+import { outcomeOfThrown, RuleViolation, SkipCheck } from '../helpers/judge/outcome.js';
+import { readRateLimitHeaders, UNIX_TIME_FLOOR } from '../helpers/http/pacing.js';
+import { unknownPetId } from '../helpers/fixtures/pets.js';
+import { provoke429, type ProbeOutcome } from '../helpers/http/rate-limit-probe.js';
+import { parseHttpDate, retryAfterForm } from '../helpers/http/retry-after.js';
 
 const HEADERS = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'] as const;
 const SHOWN: Record<(typeof HEADERS)[number], string> = {

@@ -1,8 +1,8 @@
 // GET /store/orders: the spec names the operation and nothing else, so only its existence is a rule.
 import { describe } from 'vitest';
-import { check, type CheckContext } from '../helpers/check.js';
-import { describeExchange, type Exchange } from '../helpers/exchange.js';
-import { expectThat, preview, responseOf } from '../helpers/expect.js';
+import { check, type CheckContext } from '../helpers/judge/check.js';
+import { describeExchange, type Exchange } from '../helpers/http/exchange.js';
+import { expectThat, preview, responseOf } from '../helpers/judge/expect.js';
 
 /** The one GET /store/orders with the key a run needs: sent by STORE-01, read again by STORE-02. */
 async function ordersExchange(ctx: CheckContext): Promise<Exchange> {

@@ -1,12 +1,12 @@
 // Versioning: the /v1 segment, the deprecated GET /pets/{petId} (alive until 5 December 2030), stability markers.
 import { describe } from 'vitest';
-import { check, type CheckContext } from '../helpers/check.js';
-import { GET_PET_REMOVAL, skipIfGetPetRemoved } from '../helpers/deprecation.js';
-import { describeExchange, type Exchange } from '../helpers/exchange.js';
-import { expectThat, preview, responseOf } from '../helpers/expect.js';
-import { operationOf } from '../helpers/operations.js';
+import { check, type CheckContext } from '../helpers/judge/check.js';
+import { GET_PET_REMOVAL, skipIfGetPetRemoved } from '../helpers/judge/deprecation.js';
+import { describeExchange, type Exchange } from '../helpers/http/exchange.js';
+import { expectThat, preview, responseOf } from '../helpers/judge/expect.js';
+import { operationOf } from '../helpers/judge/operations.js';
 import type { Json } from '../helpers/json.js';
-import { ensurePets, isValidPet, SetupError, type Pet } from '../helpers/pets.js';
+import { ensurePets, isValidPet, SetupError, type Pet } from '../helpers/fixtures/pets.js';
 
 /** Statuses that say an operation is gone rather than that a pet is missing or a request wrong. */
 const GONE = [404, 405, 410, 501];

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import type { Rule } from '../../helpers/catalog.js';
+import type { Rule } from '../../helpers/spec/catalog.js';
 import type { BaselineJudgement, Report, RuleResult } from '../report.js';
 
 /**

@@ -1,6 +1,6 @@
 import type { Entry, Har, Header, QueryString, Response } from 'har-format';
 import { STATUS_CODES } from 'node:http';
-import type { Exchange } from '../../helpers/exchange.js';
+import type { Exchange } from '../../helpers/http/exchange.js';
 import type { Report } from '../report.js';
 
 /**

@@ -1,6 +1,6 @@
-import { loadCatalog, type Level } from '../../helpers/catalog.js';
-import { AREA_ORDER } from '../../helpers/spec-facts.js';
-import type { Evidence, ExchangeEvidence, Outcome } from '../../helpers/outcome.js';
+import { loadCatalog, type Level } from '../../helpers/spec/catalog.js';
+import { AREA_ORDER } from '../../helpers/spec/facts.js';
+import type { Evidence, ExchangeEvidence, Outcome } from '../../helpers/judge/outcome.js';
 import { causesOf, countedOutcomes, sharedCauses, suiteBroke, SUITE_BUG_NOTICE, type Report, type RuleResult } from '../report.js';
 import { waitsText } from '../terminal.js';
 import { specSections, specAnchorFor, type SpecSection } from './spec-text.js';

@@ -1,5 +1,5 @@
 import { STATUS_CODES } from 'node:http';
-import type { RecordedRequest, RecordedResponse } from '../../helpers/exchange.js';
+import type { RecordedRequest, RecordedResponse } from '../../helpers/http/exchange.js';
 
 // Headers whose value changes on every request and judges nothing: masked so two reports of the same
 // behaviour read the same. Rate-limit headers stay: they are evidence of the ratelimit rules.

@@ -3,7 +3,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { arch, release, platform } from 'node:os';
 import { basename, join } from 'node:path';
 import { stringifyJson } from '../../helpers/json.js';
-import { redact } from '../../helpers/redact.js';
+import { redact } from '../../helpers/http/redact.js';
 import type { Report } from '../report.js';
 
 export const MANIFEST_FILE = 'manifest.json';

@@ -1,5 +1,5 @@
-import type { Level } from '../../helpers/catalog.js';
-import type { Outcome } from '../../helpers/outcome.js';
+import type { Level } from '../../helpers/spec/catalog.js';
+import type { Outcome } from '../../helpers/judge/outcome.js';
 import { causesOf, countedOutcomes, sharedCauses, suiteBroke, SUITE_BUG_NOTICE, type Report, type RuleResult } from '../report.js';
 import { createdText, waitsText } from '../terminal.js';
 

@@ -1,9 +1,9 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Exchange } from '../../helpers/exchange.js';
+import type { Exchange } from '../../helpers/http/exchange.js';
 import { stringifyJson } from '../../helpers/json.js';
-import { redact } from '../../helpers/redact.js';
-import { toJunit } from '../junit.js';
+import { redact } from '../../helpers/http/redact.js';
+import { toJunit } from './junit.js';
 import type { Report } from '../report.js';
 import { toBadge } from './badge.js';
 import { toHar } from './har.js';

@@ -1,7 +1,7 @@
-import type { Area } from '../../helpers/catalog.js';
+import type { Area } from '../../helpers/spec/catalog.js';
 import type { ServerSettings } from '../settings.js';
 
-export type { Area } from '../../helpers/catalog.js';
+export type { Area } from '../../helpers/spec/catalog.js';
 
 export interface DefectSpec {
   id: string;

@@ -1,4 +1,4 @@
-import type { Area } from '../../helpers/catalog.js';
+import type { Area } from '../../helpers/spec/catalog.js';
 import type { ServerSettings } from '../settings.js';
 
 export interface VariantSpec {

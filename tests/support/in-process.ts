@@ -10,7 +10,7 @@ import type { Report } from '../../cli/report.js';
 import { resolveRunOptions } from '../../cli/resolve-options.js';
 import { certify as certifyRun, TOOL } from '../../cli/run.js';
 import { parseJson } from '../../helpers/json.js';
-import { proxyRouteFor } from '../../helpers/proxy.js';
+import { proxyRouteFor } from '../../helpers/http/proxy.js';
 import { startReferenceServer, type ReferenceServerOptions, type RunningReferenceServer } from '../../server/reference-server.js';
 import { certify, type CliRun } from './cli.js';
 

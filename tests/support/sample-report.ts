@@ -1,7 +1,7 @@
 // A small hand-made Report for the renderers' unit tests: one rule of each outcome, and a failure
 // whose evidence carries what a hostile server could send (markup, quotes, control characters).
 import type { Report, RuleResult } from '../../cli/report.js';
-import type { Exchange } from '../../helpers/exchange.js';
+import type { Exchange } from '../../helpers/http/exchange.js';
 
 /** What a hostile target puts in a response: markup that would run, load or spoof if not escaped. */
 export const HOSTILE_BODY = '{"name":"</pre><script>window.__pwned=1</script><img src=x onerror="window.__pwned=2">","note":"\u202eevil\u0007"}';

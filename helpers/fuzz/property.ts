@@ -1,0 +1,123 @@
+// Runs one fast-check property against the target, where every run and every shrink step is a request.
+// The runs' values are a function of the seed alone, so they are generated first and sent together;
+// shrinking, where each step depends on the last answer, stays one request at a time.
+import fc from 'fast-check';
+import { announceProgress } from '../http/client.js';
+import { RuleViolation } from '../judge/outcome.js';
+
+export interface FuzzBudget {
+  seed: number;
+  runs: number;
+  /** Most shrink steps (requests) spent on the failure, so that shrinking is effective but finite. */
+  maxShrinks: number;
+}
+
+/** The smallest failing value the shrink budget found, with the violation the target committed on it. */
+export interface FuzzFailure<T> {
+  value: T;
+  violation: RuleViolation;
+  /** Failing values found while shrinking. */
+  shrinks: number;
+  /** Steps (requests) shrinking took. */
+  shrinkSteps: number;
+  /** fast-check's replay path of `value` under `seed`. */
+  path: string;
+}
+
+/** How the target answered one generated value: fine, a violation, or something that is no verdict at all. */
+type RunOutcome = { kind: 'passed' } | { kind: 'violated'; violation: RuleViolation } | { kind: 'stopped'; error: unknown };
+
+/** The runs of one property, generated from the seed and sent: what shrinking starts from. */
+export interface SentRuns<T> {
+  arbitrary: fc.Arbitrary<T>;
+  budget: FuzzBudget;
+  /** In fast-check's order, so the first failure is the one a one-at-a-time run would have met first. */
+  values: readonly T[];
+  outcomes: readonly RunOutcome[];
+}
+
+/** The values fast-check tries, in order, for `runs` runs of `seed`: generated without a request. */
+export function generatedValues<T>(arbitrary: fc.Arbitrary<T>, seed: number, runs: number): T[] {
+  const values: T[] = [];
+  if (runs <= 0) return values;
+  fc.check(fc.property(arbitrary, (value) => {
+    values.push(value);
+    return true;
+  }), { seed, numRuns: runs });
+  return values;
+}
+
+/**
+ * Generates the runs from the seed and sends every one at once; the client keeps --concurrency in flight.
+ * The same seed sends the same multiset of values whatever order the answers come back in.
+ */
+export async function sendGenerated<T>(arbitrary: fc.Arbitrary<T>, budget: FuzzBudget, probe: (value: T) => Promise<void>): Promise<SentRuns<T>> {
+  const values = generatedValues(arbitrary, budget.seed, budget.runs);
+  const outcomes = await Promise.all(values.map(async (value): Promise<RunOutcome> => {
+    announceProgress('fuzzing', 'generated bodies sent');
+    try {
+      await probe(value);
+      return { kind: 'passed' };
+    } catch (error) {
+      return error instanceof RuleViolation ? { kind: 'violated', violation: error } : { kind: 'stopped', error };
+    }
+  }));
+  return { arbitrary, budget, values, outcomes };
+}
+
+/**
+ * Replays the property under the same seed with the answers already seen, so fast-check meets the first
+ * failure exactly where a one-at-a-time run would; from there each shrink step is a real request, in turn.
+ * Anything but a violation (the target cannot be reached, the request budget is spent) before the first
+ * failure stops the run and is rethrown: that is no counterexample.
+ */
+export async function shrinkFirstFailure<T>(sent: SentRuns<T>, probe: (value: T) => Promise<void>): Promise<FuzzFailure<T> | undefined> {
+  const { arbitrary, budget, outcomes } = sent;
+  const firstFailure = outcomes.findIndex((outcome) => outcome.kind !== 'passed');
+  if (firstFailure === -1) return undefined;
+  const first = outcomes[firstFailure]!;
+  if (first.kind === 'stopped') throw first.error;
+  if (first.kind !== 'violated') return undefined;
+  const firstViolation = first.violation;
+  let run = 0;
+  let last: { value: T; violation: RuleViolation } | undefined;
+  let shrinkSteps = 0;
+  let stopped: { error: unknown } | undefined;
+  const property = fc.asyncProperty(arbitrary, async (value) => {
+    if (!last) {
+      // A generated run: its answer is known. Runs before the first failure passed; that one fails again.
+      const index = run++;
+      if (index < firstFailure) return true;
+      last = { value, violation: firstViolation };
+      throw firstViolation;
+    }
+    // Once stopped or out of budget, every candidate "passes" without a request: fast-check then keeps
+    // the last failure as the counterexample and ends.
+    if (stopped || shrinkSteps >= budget.maxShrinks) return true;
+    shrinkSteps += 1;
+    try {
+      await probe(value);
+      return true;
+    } catch (error) {
+      if (!(error instanceof RuleViolation)) {
+        stopped = { error };
+        return true;
+      }
+      last = { value, violation: error };
+      throw error;
+    }
+  });
+  const details = await fc.check(property, { seed: budget.seed, numRuns: budget.runs });
+  if (stopped) throw stopped.error;
+  if (!details.failed || !last) return undefined;
+  return { ...last, shrinks: details.numShrinks, shrinkSteps, path: details.counterexamplePath ?? '' };
+}
+
+/**
+ * Sends `runs` generated values through `probe`, which throws a RuleViolation when the target breaks the
+ * rule; the first failure (in the seed's order) is shrunk within the budget.
+ */
+export async function fuzzForViolation<T>(arbitrary: fc.Arbitrary<T>, budget: FuzzBudget, probe: (value: T) => Promise<void>): Promise<FuzzFailure<T> | undefined> {
+  if (budget.runs <= 0) return undefined;
+  return shrinkFirstFailure(await sendGenerated(arbitrary, budget, probe), probe);
+}

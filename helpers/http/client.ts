@@ -1,0 +1,449 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { appendFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
+import { request, type Dispatcher } from 'undici';
+import { authorizationFor, type AuthMode, type Exchange, type RecordedRequest, type RecordedResponse } from './exchange.js';
+import { stringifyJson } from '../json.js';
+import { CancellationWatch } from './cancellation.js';
+import { NotJudged } from '../judge/outcome.js';
+import { CircuitBreaker } from './circuit-breaker.js';
+import { Pacer, RateLimitWaitTooLong } from './pacing.js';
+import { dispatcherFor, type ProxyRoute } from './proxy.js';
+import { redact, registerSecret } from './redact.js';
+import { diagnoseEarlyAnswers, DIAGNOSED_WITHIN, type Diagnosis } from '../../cli/preflight.js';
+import { readBody } from './response-body.js';
+import type { RecordedAnswer, ReplaySource } from '../../cli/verify-replay.js';
+
+export interface SendOptions {
+  method?: 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH' | 'HEAD' | 'OPTIONS';
+  /** Relative to the base URL, e.g. `/pets/12`. */
+  path: string;
+  /** A raw query string (`limit=&status=sold`) when a check needs bytes no encoder would produce. */
+  query?: string | Record<string, string>;
+  /** A value serialized losslessly as the JSON body. */
+  json?: unknown;
+  /** Body text sent as it is (malformed JSON on purpose). */
+  body?: string;
+  headers?: Record<string, string>;
+  auth?: AuthMode;
+  /** The 429 probe wants to see the 429 itself: it may spend the reserve and pass Remaining 0; no retry, no backoff. */
+  expect429?: boolean;
+}
+
+export interface ClientOptions {
+  baseUrl: string;
+  apiKey: string;
+  timeoutMs: number;
+  maxResponseBytes: number;
+  maxRequests: number | null;
+  concurrency: number;
+  rateLimitReserve: number;
+  exchangeLogPath?: string;
+  caFile?: string;
+  /** A file the CLI writes when the run is cancelled: from then on nothing is sent. */
+  cancelMarkerPath?: string;
+  /** Requests go through this proxy (undici's ProxyAgent), --ca-file still verifying the target. */
+  proxy?: ProxyRoute;
+  onWait?: (message: string) => void;
+  /** Longest wait for a rate-limit window the run accepts. */
+  maxWaitMs?: number;
+  /** No request is sent, and no rate-limit wait begins that would end, after this time (epoch ms). */
+  deadlineMs?: number;
+  /** `verify`: the recorded exchanges answer every request, and nothing is sent. */
+  replay?: ReplaySource;
+}
+
+/** The request budget (--max-requests) is spent: the rules left are reported as skipped. */
+export class BudgetExhausted extends NotJudged {
+  override name = 'BudgetExhausted';
+  readonly outcome = 'skipped';
+}
+
+/**
+ * The target could not be talked to: refused, reset, timed out, unreadable. The check is errored, not failed.
+ * No exchange when the request was never sent (the target had already stopped answering).
+ */
+export class TransportError extends NotJudged {
+  override name = 'TransportError';
+  readonly outcome = 'errored';
+}
+
+/** The target kept answering 429 after every backoff: the rule could not be judged. */
+export class StillRateLimited extends NotJudged {
+  override name = 'StillRateLimited';
+  readonly outcome = 'errored';
+}
+
+/**
+ * The first answers show a wrong base URL or a refused key (cli/preflight.ts): nothing more is sent, and
+ * the run reports the one cause instead of every rule failed.
+ */
+export class TargetNotJudgeable extends NotJudged {
+  override name = 'TargetNotJudgeable';
+  readonly outcome = 'errored';
+  constructor(readonly diagnosis: Diagnosis, exchange?: Exchange) {
+    super(`not judged: ${diagnosis.problem}`, exchange);
+  }
+}
+
+/** Marks a progress line of a long phase: the CLI shows it in place on a terminal, or every few seconds. */
+export const PROGRESS_PREFIX = 'progress: ';
+// A long phase reports at most this often: the line is for a person, not a log of every request.
+const PROGRESS_EVERY_MS = 250;
+let progressSink: ((phase: string, unit: string, total: number | undefined) => void) | undefined;
+
+/**
+ * One more step of a long phase (a generated body sent, a probe request): counted per rule, so the fuzzing
+ * of one rule reads as one growing count across its mutations. Heard only in a CLI run.
+ */
+export function announceProgress(phase: string, unit: string, total?: number): void {
+  progressSink?.(phase, unit, total);
+}
+
+/** How long a replay waits for an answer the recording placed earlier before it lets a later one go on. */
+const REPLAY_STALL_MS = 200;
+
+/** Transport failures in a row after which the target is taken to have stopped answering (README, Troubleshooting). */
+const FAILURES_IN_A_ROW_BEFORE_GIVING_UP = 3;
+
+/** The one HTTP client of a run: every request goes through it, is paced, recorded and redacted. */
+export class PetstoreClient {
+  readonly exchanges: Exchange[] = [];
+  /** The rule whose check sends a request: checks in flight together share the client, so one field cannot say. */
+  private readonly ruleInFlight = new AsyncLocalStorage<string>();
+  private readonly dispatcher: Dispatcher;
+  private readonly pacer: Pacer;
+  private sent = 0;
+  private budgetAnnounced = false;
+  private readonly breaker = new CircuitBreaker(FAILURES_IN_A_ROW_BEFORE_GIVING_UP);
+  private active = 0;
+  private readonly queue: Array<() => void> = [];
+  private readonly cancellation: CancellationWatch | undefined;
+  private diagnosis: Diagnosis | undefined;
+
+  constructor(private readonly options: ClientOptions) {
+    registerSecret(options.apiKey);
+    this.cancellation = options.cancelMarkerPath ? new CancellationWatch(options.cancelMarkerPath) : undefined;
+    this.dispatcher = dispatcherFor(options.proxy, {
+      connections: options.concurrency,
+      timeoutMs: options.timeoutMs,
+      ca: options.caFile ? readFileSync(options.caFile) : undefined,
+    });
+    this.pacer = new Pacer({
+      reserve: options.rateLimitReserve,
+      maxWaitMs: options.maxWaitMs ?? 120_000,
+      deadlineMs: options.deadlineMs,
+      maxRetries: 4,
+      backoffBaseMs: 1_000,
+      backoffCapMs: 60_000,
+      onWait: this.notify,
+      sleep: (ms: number) => this.pause(ms),
+    });
+    // Only a run the CLI follows (it keeps an exchange log) wants progress lines.
+    if (options.exchangeLogPath) progressSink = (phase, unit, total) => this.progress(phase, unit, total);
+  }
+
+  /** A line for the person at the terminal (pacing waits, the budget); the worker's console reaches it. */
+  private get notify(): (message: string) => void {
+    return this.options.onWait ?? ((message) => console.error(message));
+  }
+
+  /** Runs the check of `rule`: every request it sends, however many checks run at once, is put down to it. */
+  sendingFor<T>(rule: string, check: () => Promise<T>): Promise<T> {
+    return this.ruleInFlight.run(rule, check);
+  }
+
+  /** The rule whose check is running here, so every exchange can be attributed. */
+  get currentRule(): string | undefined {
+    return this.ruleInFlight.getStore();
+  }
+
+  get requestCount(): number {
+    return this.sent;
+  }
+
+  get pacing(): Pacer {
+    return this.pacer;
+  }
+
+  /**
+   * Every wait of the run, for a rate-limit window or between two reads of something the run wrote: over at
+   * once when the run is cancelled, and none in a replay (the recorded Reset times are long past, and the
+   * run's clock is the recording's).
+   */
+  pause(ms: number): Promise<void> {
+    if (this.options.replay) return this.options.replay.sleep(ms);
+    return this.cancellation ? this.cancellation.sleep(ms) : new Promise((resolve) => setTimeout(resolve, ms));
+  }
+
+  /** Set once the run is cancelled: why the rules left are not judged. */
+  get cancellationReason(): string | undefined {
+    return this.cancellation?.cancelled ? this.cancellation.reason : undefined;
+  }
+
+  /** Sends one request; retries an unplanned 429 only after honouring Retry-After and backing off. */
+  async send(request: SendOptions): Promise<Exchange> {
+    const credential = credentialOf(request.auth ?? 'key');
+    for (let attempt = 1; ; attempt++) {
+      if (this.diagnosis) throw new TargetNotJudgeable(this.diagnosis);
+      const exchange = await this.limited(async () => {
+        // Checked before waiting on the rate limit too: a spent budget must not first wait out a window.
+        this.assertBudgetLeft();
+        await this.pacer.acquire(credential, { overLimit: request.expect429 });
+        let result: Exchange | undefined;
+        try {
+          result = await this.once(request);
+          return result;
+        } finally {
+          this.pacer.release(credential, result?.response);
+        }
+      });
+      if (exchange.error) {
+        // An abandoned request is the cancellation's doing, not the target's.
+        this.cancellation?.throwIfCancelled();
+        throw new TransportError(exchange.error, exchange);
+      }
+      if (this.diagnosis) throw new TargetNotJudgeable(this.diagnosis, exchange);
+      if (exchange.response?.status !== 429 || request.expect429) return exchange;
+      // The pacer has blocked the credential until Retry-After; this adds the backoff and says when to stop.
+      if (this.pacer.backoffAfter429(credential, attempt) === undefined) {
+        throw new StillRateLimited(`the target answered 429 to ${attempt} attempts in a row, backing off each time`, exchange);
+      }
+    }
+  }
+
+  async close(): Promise<void> {
+    this.cancellation?.stop();
+    await this.dispatcher.close();
+  }
+
+  /** Bounded concurrency: checks may fire requests in parallel, the target sees at most `concurrency`. */
+  private async limited<T>(task: () => Promise<T>): Promise<T> {
+    // A finishing task hands its slot straight to the next in the queue, so no newcomer can slip in between.
+    if (this.active >= this.options.concurrency) await new Promise<void>((resolve) => this.queue.push(resolve));
+    else this.active += 1;
+    try {
+      return await task();
+    } finally {
+      const next = this.queue.shift();
+      if (next) next();
+      else this.active -= 1;
+    }
+  }
+
+  /** Ends the check (reported skipped) once --max-duration or --max-requests is spent. */
+  private assertBudgetLeft(): void {
+    if (this.options.deadlineMs !== undefined && Date.now() >= this.options.deadlineMs) {
+      this.budgetSpent('time budget (--max-duration)', 'the run\'s time budget (--max-duration) is spent');
+    }
+    if (this.options.maxRequests !== null && this.sent >= this.options.maxRequests) {
+      this.budgetSpent(`request budget of ${this.options.maxRequests} (--max-requests)`, `the request budget of ${this.options.maxRequests} (--max-requests) is spent`);
+    }
+  }
+
+  /** The terminal hears of a spent budget once; every check that meets it after is skipped with the reason. */
+  private budgetSpent(budget: string, reason: string): never {
+    if (!this.budgetAnnounced) this.notify(`${budget} spent: the checks left are reported skipped`);
+    this.budgetAnnounced = true;
+    throw new BudgetExhausted(reason);
+  }
+
+  private async once(request: SendOptions): Promise<Exchange> {
+    this.assertBudgetLeft();
+    if (this.breaker.isOpen) throw new TransportError(this.breaker.reason);
+    this.cancellation?.throwIfCancelled();
+    this.sent += 1;
+    const sentAfter = this.exchanges.length;
+    const url = this.urlFor(request);
+    const method = request.method ?? (request.json !== undefined || request.body !== undefined ? 'POST' : 'GET');
+    const body = request.body ?? (request.json !== undefined ? stringifyJson(request.json) : undefined);
+    const auth = authorizationFor(request.auth ?? 'key', this.options.apiKey);
+    const headers: Record<string, string> = { accept: 'application/json', ...lowerCaseKeys(request.headers ?? {}) };
+    if (body !== undefined && headers['content-type'] === undefined) headers['content-type'] = 'application/json';
+    const recorded: RecordedRequest = {
+      method, url, body, auth: request.auth ?? 'key',
+      headers: { ...headers, ...(auth.shown !== undefined ? { authorization: auth.shown } : {}) },
+    };
+    if (auth.value !== undefined) headers.authorization = auth.value;
+    const answer = this.options.replay ? replayed(this.options.replay, recorded) : await this.live(url, method, headers, body);
+    if (answer.seq !== undefined) await this.replayTurn(answer.seq);
+    const { response, error, startedAt, durationMs } = answer;
+    const exchange: Exchange = Object.freeze({
+      seq: this.exchanges.length + 1,
+      sentAfter: answer.sentAfter ?? sentAfter,
+      rule: this.currentRule,
+      request: Object.freeze(recorded),
+      response: response && Object.freeze(response),
+      error,
+      startedAt,
+      durationMs,
+    });
+    this.record(exchange);
+    if (answer.seq !== undefined) this.replayRecorded(answer.seq);
+    this.noteOutcome(exchange.error);
+    this.diagnose();
+    return exchange;
+  }
+
+  private async live(url: string, method: string, headers: Record<string, string>, body: string | undefined): Promise<RecordedAnswer> {
+    const started = performance.now();
+    const startedAt = new Date().toISOString();
+    let response: RecordedResponse | undefined;
+    let error: string | undefined;
+    try {
+      response = await this.fetchResponse(url, method, headers, body);
+    } catch (cause) {
+      error = describeTransportError(cause, this.options.timeoutMs);
+    }
+    return { response, error, startedAt, durationMs: Math.round((performance.now() - started) * 10) / 10 };
+  }
+
+  private async fetchResponse(url: string, method: string, headers: Record<string, string>, body: string | undefined): Promise<RecordedResponse> {
+    const response = await request(url, {
+      method: method as Dispatcher.HttpMethod,
+      headers,
+      body,
+      dispatcher: this.dispatcher,
+      signal: this.cancellation ? AbortSignal.any([AbortSignal.timeout(this.options.timeoutMs), this.cancellation.signal]) : AbortSignal.timeout(this.options.timeoutMs),
+    });
+    const flat = flattenHeaders(response.headers);
+    return { status: response.statusCode, headers: flat, ...await readBody(response.body, flat['content-encoding'], this.options.maxResponseBytes) };
+  }
+
+  private urlFor(request: SendOptions): string {
+    const base = this.options.baseUrl.replace(/\/+$/, '');
+    const query = typeof request.query === 'string' ? request.query : request.query ? new URLSearchParams(request.query).toString() : '';
+    return `${base}${request.path}${query ? `?${query}` : ''}`;
+  }
+
+  /** Replayed answers waiting for the ones the recording placed before them, by recorded seq. */
+  private readonly replayWaiting = new Map<number, () => void>();
+  /** The recorded seq whose answer goes next. */
+  private replayNext = 1;
+  private replayStall: ReturnType<typeof setTimeout> | undefined;
+
+  /**
+   * A replayed answer is recorded where the recording placed it: checks run together judge the order answers
+   * came in (RATE-04's steps), and a replay answers at once, in whatever order the requests go out. A recorded
+   * exchange the replay never asks for must not hold the rest back: after a pause with nothing recorded, the
+   * earliest waiting answer goes on.
+   */
+  private replayTurn(seq: number): Promise<void> {
+    if (seq <= this.replayNext) return Promise.resolve();
+    return new Promise((resolve) => {
+      this.replayWaiting.set(seq, resolve);
+      this.watchReplayStall();
+    });
+  }
+
+  private replayRecorded(seq: number): void {
+    this.replayNext = Math.max(this.replayNext, seq + 1);
+    this.releaseReplayTurn();
+    this.watchReplayStall();
+  }
+
+  private releaseReplayTurn(): void {
+    const next = this.replayWaiting.get(this.replayNext);
+    this.replayWaiting.delete(this.replayNext);
+    next?.();
+  }
+
+  private watchReplayStall(): void {
+    if (this.replayStall) clearTimeout(this.replayStall);
+    this.replayStall = undefined;
+    if (this.replayWaiting.size === 0) return;
+    this.replayStall = setTimeout(() => {
+      this.replayNext = Math.min(...this.replayWaiting.keys());
+      this.releaseReplayTurn();
+      this.watchReplayStall();
+    }, REPLAY_STALL_MS);
+    this.replayStall.unref();
+  }
+
+  private record(exchange: Exchange): void {
+    this.exchanges.push(exchange);
+    if (this.options.exchangeLogPath) appendFileSync(this.options.exchangeLogPath, `${redact(stringifyJson(exchange))}\n`);
+  }
+
+  private readonly progressCounts = new Map<string, number>();
+  private lastProgressAt = 0;
+
+  private progress(phase: string, unit: string, total: number | undefined): void {
+    const key = `${this.currentRule ?? ''} ${phase}`;
+    const done = (this.progressCounts.get(key) ?? 0) + 1;
+    this.progressCounts.set(key, done);
+    const now = Date.now();
+    if (now - this.lastProgressAt < PROGRESS_EVERY_MS) return;
+    this.lastProgressAt = now;
+    this.notify(`${PROGRESS_PREFIX}${this.currentRule ? `${this.currentRule} ` : ''}${phase}: ${done} ${unit}${total === undefined ? '' : ` (at most ${total})`}`);
+  }
+
+  /**
+   * Reads the first answers of a run for a target that cannot be judged; the person hears the cause once.
+   * Only a run (it keeps an exchange log) stops so: a client a test drives on its own sends what it is told.
+   */
+  private diagnose(): void {
+    if (!this.options.exchangeLogPath || this.diagnosis || this.exchanges.length > DIAGNOSED_WITHIN) return;
+    this.diagnosis = diagnoseEarlyAnswers(this.exchanges, this.options.baseUrl);
+    if (!this.diagnosis) return;
+    this.notify(`stopping: ${this.diagnosis.problem}; no further request is sent`);
+    // The CLI process reads it beside the exchange log, for the verdict and the reports.
+    writeFileSync(diagnosisPathFor(this.options.exchangeLogPath), redact(stringifyJson(this.diagnosis)));
+  }
+
+  /** Feeds the circuit breaker; the person at the terminal hears it once, when it opens. */
+  private noteOutcome(failure: string | undefined): void {
+    const wasOpen = this.breaker.isOpen;
+    this.breaker.record(failure);
+    if (!wasOpen && this.breaker.isOpen) this.notify(`${this.breaker.reason}, and the checks left are reported errored`);
+  }
+}
+
+/** The recorded answer, or a transport error naming the request the recording does not hold. */
+function replayed(replay: ReplaySource, request: RecordedRequest): RecordedAnswer {
+  return replay.answer(request) ?? { error: 'the recorded run holds no answer to this request (verify)', startedAt: new Date(Date.now()).toISOString(), durationMs: 0 };
+}
+
+/** Where the client leaves its diagnosis for the CLI process: beside the exchange log of the run. */
+export function diagnosisPathFor(exchangeLogPath: string): string {
+  return `${exchangeLogPath}.diagnosis.json`;
+}
+
+/** Requests without a valid key are often counted in a bucket of their own; pace them apart. */
+export function credentialOf(auth: AuthMode): 'key' | 'anonymous' {
+  return auth === 'key' || auth === 'lowercase-bearer' ? 'key' : 'anonymous';
+}
+
+function flattenHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
+  const flat: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value !== undefined) flat[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return flat;
+}
+
+function lowerCaseKeys(headers: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value]));
+}
+
+/** One line a person can act on, from whatever undici or the OS threw. */
+export function describeTransportError(cause: unknown, timeoutMs: number): string {
+  const error = cause as { name?: string; code?: string; message?: string; cause?: { code?: string; message?: string } };
+  const code = error.code ?? error.cause?.code;
+  if (error.name === 'TimeoutError' || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') {
+    return `no complete response within ${timeoutMs} ms (--timeout)`;
+  }
+  if (code === 'ECONNREFUSED') return 'connection refused';
+  if (code === 'ECONNRESET') return 'connection reset by the server';
+  // undici reports a reset and a plain close mid-response alike ("other side closed").
+  if (code === 'UND_ERR_SOCKET') return 'the server closed the connection before the response was complete';
+  if (code === 'UND_ERR_HEADERS_OVERFLOW') return 'the response headers exceed 16 KiB';
+  if (error.name === 'HTTPParserError') return `the answer is not HTTP/1.1 (${error.message}); is this an https:// or a non-HTTP port?`;
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return 'host name does not resolve';
+  if (code?.startsWith('ERR_TLS') || code?.includes('CERT') || code === 'DEPTH_ZERO_SELF_SIGNED_CERT') {
+    return `TLS failure (${code}): the server certificate is not trusted (--ca-file trusts a given CA)`;
+  }
+  return redact(`${code ? `${code}: ` : ''}${error.message ?? String(cause)}`);
+}
+
+export { RateLimitWaitTooLong };

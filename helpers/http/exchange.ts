@@ -1,0 +1,118 @@
+import { isJsonObject, type Json } from '../json.js';
+import { KEY_PLACEHOLDER, swapCase } from './redact.js';
+
+/** How a request authenticates: the checks of the auth area send every broken form on purpose. */
+export type AuthMode =
+  | 'key' // Authorization: Bearer <key>
+  | 'none' // no Authorization header
+  | 'empty-bearer' // Authorization: Bearer
+  | 'unknown-key' // Bearer with a key no server issued
+  | 'key-plus-char' // Bearer with the key and one character more
+  | 'key-minus-char' // Bearer with the key without its last character
+  | 'key-case-swapped' // Bearer with the key's letters in the other case
+  | 'basic' // the key under the Basic scheme, base64(key:) as RFC 7617 writes it
+  | 'basic-raw' // the key under the Basic scheme, not encoded
+  | 'token-scheme' // the key under the Token scheme (Django REST framework, Rails)
+  | 'bare' // the key with no scheme
+  | 'lowercase-bearer'; // bearer <key>: RFC 9110 makes the scheme case-insensitive
+
+/** The key a server cannot know: recognisable in its logs as ours. */
+export const UNKNOWN_KEY = 'petstore-conformance-unknown-key-0000';
+
+/** The placeholder's variable name, for shell expansions of it: PETSTORE_API_KEY. */
+const KEY_VARIABLE = KEY_PLACEHOLDER.slice(1);
+
+/** The Authorization header for a mode: its real value (sent) and its printable form (recorded). */
+export function authorizationFor(mode: AuthMode, key: string): { value?: string; shown?: string } {
+  // Shown forms are shell text, so that the curl line reproduces the credential without printing the key.
+  // No double quotes inside them: curlFor escapes those, and they would become part of the value.
+  switch (mode) {
+    case 'key': return { value: `Bearer ${key}`, shown: `Bearer ${KEY_PLACEHOLDER}` };
+    case 'none': return {};
+    case 'empty-bearer': return { value: 'Bearer ', shown: 'Bearer ' };
+    case 'unknown-key': return { value: `Bearer ${UNKNOWN_KEY}`, shown: `Bearer ${UNKNOWN_KEY}` };
+    case 'key-plus-char': return { value: `Bearer ${key}x`, shown: `Bearer \${${KEY_VARIABLE}}x` };
+    case 'key-minus-char': return { value: `Bearer ${key.slice(0, -1)}`, shown: `Bearer \${${KEY_VARIABLE}%?}` };
+    case 'key-case-swapped': return { value: `Bearer ${swapCase(key)}`, shown: `Bearer $(printf %s ${KEY_PLACEHOLDER} | tr a-zA-Z A-Za-z)` };
+    case 'basic': return { value: `Basic ${Buffer.from(`${key}:`).toString('base64')}`, shown: `Basic $(printf %s: ${KEY_PLACEHOLDER} | base64)` };
+    case 'basic-raw': return { value: `Basic ${key}`, shown: `Basic ${KEY_PLACEHOLDER}` };
+    case 'token-scheme': return { value: `Token ${key}`, shown: `Token ${KEY_PLACEHOLDER}` };
+    case 'bare': return { value: key, shown: KEY_PLACEHOLDER };
+    case 'lowercase-bearer': return { value: `bearer ${key}`, shown: `bearer ${KEY_PLACEHOLDER}` };
+  }
+}
+
+export interface RecordedRequest {
+  method: string;
+  url: string;
+  /** Header names lower-cased; Authorization holds its printable, redacted form. */
+  headers: Record<string, string>;
+  body?: string;
+  auth: AuthMode;
+}
+
+export interface RecordedResponse {
+  status: number;
+  headers: Record<string, string>;
+  /** The body as text (decoded when it came compressed); past 64 KiB only the start is kept, with a note of the rest. */
+  rawBody: string;
+  /** The body parsed losslessly, when it is JSON. */
+  json?: Json;
+  /** Why the body is not JSON, when it is not. */
+  jsonError?: string;
+  truncated: boolean;
+}
+
+/** One request and what came back: immutable evidence. */
+export interface Exchange {
+  readonly seq: number;
+  /**
+   * How many exchanges had completed when this request was sent: those (seq <= sentAfter) were answered
+   * before this one left, an order the rate-limit checks can trust where millisecond clocks cannot.
+   */
+  readonly sentAfter?: number;
+  /** The rule whose check sent it, for per-area request counts. */
+  readonly rule?: string;
+  readonly request: RecordedRequest;
+  readonly response?: RecordedResponse;
+  /** Transport failure: refused, reset, timed out, too large. */
+  readonly error?: string;
+  readonly startedAt: string;
+  readonly durationMs: number;
+}
+
+/** A curl line that reproduces the request, with the key left as a shell variable. */
+export function curlFor(request: RecordedRequest): string {
+  const parts = ['curl', '-i', '-X', request.method, shellQuote(request.url)];
+  for (const [name, value] of Object.entries(request.headers)) {
+    if (name === 'authorization') parts.push('-H', `"Authorization: ${value.replace(/(["\\`])/g, '\\$1')}"`);
+    else if (name !== 'content-length' && name !== 'host') parts.push('-H', shellQuote(`${name}: ${value}`));
+  }
+  if (request.body !== undefined) parts.push('--data-binary', shellQuote(request.body));
+  return parts.join(' ');
+}
+
+function shellQuote(text: string): string {
+  return `'${text.replace(/'/g, `'\\''`)}'`;
+}
+
+/** A short one-line description for messages: "GET /v1/pets?limit=0 → 500". */
+export function describeExchange(exchange: Exchange): string {
+  const path = new URL(exchange.request.url).pathname + new URL(exchange.request.url).search;
+  const outcome = exchange.response ? String(exchange.response.status) : `no response (${exchange.error ?? 'unknown'})`;
+  return `${exchange.request.method} ${path} → ${outcome}`;
+}
+
+/** Whether the target answered with a 2xx: what "created" or "served" means before the body is judged. */
+export function answeredSuccess(exchange: Exchange): boolean {
+  const status = exchange.response?.status ?? 0;
+  return status >= 200 && status <= 299;
+}
+
+/** The id a successful POST answered, as text: how the run recognises a pet it created wherever it is listed. */
+export function createdIdOf(exchange: Exchange): string | undefined {
+  if (exchange.request.method !== 'POST' || !answeredSuccess(exchange)) return undefined;
+  const body = exchange.response?.json;
+  const id = isJsonObject(body) ? body.id : undefined;
+  return id === undefined || id === null ? undefined : String(id);
+}

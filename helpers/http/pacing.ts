@@ -1,0 +1,259 @@
+import { parseHttpDate, retryAfterWaitMs } from './retry-after.js';
+import { NotJudged } from '../judge/outcome.js';
+
+/** The X-RateLimit-* headers of one response, each kept only when it is a non-negative integer. */
+export interface RateLimitHeaders {
+  limit?: number;
+  remaining?: number;
+  /** As sent: Unix seconds on a conforming server. */
+  reset?: number;
+}
+
+/** Reset values below this are seconds until the reset, not a Unix timestamp (1e9 s is September 2001). */
+export const UNIX_TIME_FLOOR = 1e9;
+
+/** Reads the three rate-limit headers; one that is absent or not a plain integer is left out. */
+export function readRateLimitHeaders(headers: Readonly<Record<string, string>>): RateLimitHeaders {
+  return {
+    limit: integerHeader(headers['x-ratelimit-limit']),
+    remaining: integerHeader(headers['x-ratelimit-remaining']),
+    reset: integerHeader(headers['x-ratelimit-reset']),
+  };
+}
+
+function integerHeader(value: string | undefined): number | undefined {
+  return value !== undefined && /^\d+$/.test(value.trim()) ? Number(value.trim()) : undefined;
+}
+
+/** What the pacer knows of one credential's window, from the last X-RateLimit-* headers it saw. */
+interface Window {
+  limit?: number;
+  remaining?: number;
+  /** X-RateLimit-Reset in Unix seconds, as the server said it: it names the window. */
+  reset?: number;
+  /** When that window ends by our clock. */
+  resetAtMs?: number;
+  /** Requests sent whose response has not come back: they count against Remaining already. */
+  inflight: number;
+  /** No request on this credential before this time (a 429's Retry-After, a backoff). */
+  blockedUntilMs: number;
+  blockReason?: string;
+  /** The end of the last wait announced, so that four queued requests print one line, not four. */
+  announcedUntilMs: number;
+  /** Acquires waiting for a response to tell them about a new window. */
+  waiters: Array<() => void>;
+}
+
+export interface PacerOptions {
+  /** Requests kept in hand in every window. */
+  reserve: number;
+  /** Longest single wait the run accepts; a longer one ends the run's use of that credential. */
+  maxWaitMs: number;
+  /** The run's end (--max-duration, epoch ms): a wait that would outlast it is not begun. */
+  deadlineMs?: number;
+  maxRetries: number;
+  backoffBaseMs: number;
+  backoffCapMs: number;
+  /** Tells the person at the terminal why nothing is happening. */
+  onWait: (message: string) => void;
+  sleep?: (ms: number) => Promise<void>;
+  now?: () => number;
+  random?: () => number;
+}
+
+export interface Response {
+  status: number;
+  headers: Readonly<Record<string, string>>;
+}
+
+/** A rate-limit window would end later than the run may wait: the rule is skipped, not failed. */
+export class RateLimitWaitTooLong extends NotJudged {
+  override name = 'RateLimitWaitTooLong';
+  readonly outcome = 'skipped';
+}
+
+// Reset is rounded to whole seconds and clocks differ: a window is taken to end a little after it says.
+const RESET_MARGIN_MS = 250;
+// Waits shorter than this are not worth a line on the terminal.
+const ANNOUNCE_FROM_MS = 1000;
+
+/**
+ * Paces requests by the rate-limit headers, per credential, so that a run never trips the limit it is
+ * measuring: it keeps `reserve` requests of every window in hand, honours every 429's Retry-After, backs off
+ * exponentially on an unplanned 429, and sends nothing on a credential while that credential waits.
+ */
+export class Pacer {
+  private readonly windows = new Map<string, Window>();
+  private readonly sleep: (ms: number) => Promise<void>;
+  private readonly now: () => number;
+  private readonly random: () => number;
+
+  constructor(private readonly options: PacerOptions) {
+    this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
+    this.now = options.now ?? Date.now;
+    this.random = options.random ?? Math.random;
+  }
+
+  /**
+   * Waits until a request on this credential may be sent, then counts it as in flight. The 429 probe
+   * (`overLimit`) may spend the reserve and go past Remaining 0, but it too waits out a Retry-After.
+   */
+  async acquire(credential: string, { overLimit = false }: { overLimit?: boolean } = {}): Promise<void> {
+    const window = this.window(credential);
+    for (;;) {
+      const waitMs = this.waitNeeded(window, overLimit);
+      if (waitMs === 0) break;
+      if (waitMs === 'response') {
+        await new Promise<void>((resolve) => window.waiters.push(resolve));
+        continue;
+      }
+      if (waitMs > this.options.maxWaitMs) {
+        throw new RateLimitWaitTooLong(`${labelOf(credential)}: the rate limit frees up in ${seconds(waitMs)} s, longer than the ${seconds(this.options.maxWaitMs)} s a run waits`);
+      }
+      this.assertBeforeDeadline(credential, waitMs);
+      this.announce(credential, window, waitMs);
+      await this.sleep(waitMs);
+    }
+    window.inflight += 1;
+  }
+
+  /** A wait that would end after --max-duration is not begun: the checks left are skipped instead. */
+  private assertBeforeDeadline(credential: string, waitMs: number): void {
+    if (this.options.deadlineMs !== undefined && this.now() + waitMs > this.options.deadlineMs) {
+      throw new RateLimitWaitTooLong(`${labelOf(credential)}: waiting ${seconds(waitMs)} s for the rate limit would outlast the run's --max-duration`);
+    }
+  }
+
+  /** Records a response's rate-limit headers (none after a transport failure) and frees its in-flight slot. */
+  release(credential: string, response?: Response): void {
+    const window = this.window(credential);
+    window.inflight = Math.max(0, window.inflight - 1);
+    if (response) this.learn(window, response);
+    for (const wake of window.waiters.splice(0)) wake();
+  }
+
+  /**
+   * After an unplanned 429: blocks the credential for the longer of Retry-After and an exponential backoff
+   * with jitter, and returns how long that is; undefined once `attempt` (1-based) passes the retries allowed.
+   */
+  backoffAfter429(credential: string, attempt: number): number | undefined {
+    if (attempt > this.options.maxRetries) return undefined;
+    const window = this.window(credential);
+    const now = this.now();
+    const step = Math.min(this.options.backoffCapMs, this.options.backoffBaseMs * 2 ** (attempt - 1));
+    // "Equal jitter": at least half the step, never more than the cap.
+    const backoffMs = step / 2 + (step / 2) * this.random();
+    if (now + backoffMs > window.blockedUntilMs) {
+      window.blockedUntilMs = now + backoffMs;
+      window.blockReason = `unplanned 429, exponential backoff before retry ${attempt} of ${this.options.maxRetries}`;
+    }
+    return window.blockedUntilMs - now;
+  }
+
+  /** Waits, announced, for the credential's current window to end: the 429 probe wants a whole window. */
+  async untilWindowEnds(credential: string, why: string): Promise<void> {
+    const window = this.window(credential);
+    const waitMs = (window.resetAtMs ?? 0) - this.now();
+    if (waitMs <= 0) return;
+    if (waitMs > this.options.maxWaitMs) {
+      throw new RateLimitWaitTooLong(`${labelOf(credential)}: the rate-limit window ends in ${seconds(waitMs)} s, longer than the ${seconds(this.options.maxWaitMs)} s a run waits`);
+    }
+    this.assertBeforeDeadline(credential, waitMs);
+    this.announce(credential, window, waitMs, why);
+    await this.sleep(waitMs);
+  }
+
+  /** The window as last seen, for the checks and the tests. */
+  snapshot(credential: string): Readonly<Omit<Window, 'waiters'>> {
+    const { waiters: _waiters, ...rest } = this.window(credential);
+    return { ...rest };
+  }
+
+  /** Milliseconds to wait, 'response' to wait for a response in flight, or 0 to go. */
+  private waitNeeded(window: Window, overLimit: boolean): number | 'response' {
+    const now = this.now();
+    if (window.blockedUntilMs > now) return window.blockedUntilMs - now;
+    if (overLimit || window.remaining === undefined) return 0;
+    if (window.remaining - window.inflight > this.options.reserve) return 0;
+    if (window.resetAtMs !== undefined && now < window.resetAtMs) return window.resetAtMs - now;
+    // The window should have reset, but nothing has shown the new one yet; it may also be a sliding window
+    // that frees one request at a time. One request at a time, then, until a response says more.
+    return window.inflight > 0 ? 'response' : 0;
+  }
+
+  private learn(window: Window, { status, headers }: Response): void {
+    const now = this.now();
+    const { limit, remaining, reset } = readRateLimitHeaders(headers);
+    if (limit !== undefined) window.limit = limit;
+    if (reset === undefined) {
+      if (remaining !== undefined) window.remaining = remaining;
+    } else {
+      const absolute = reset >= UNIX_TIME_FLOOR;
+      // A server that sends seconds-until-reset (non-conforming, RATE-05) is still paced correctly.
+      const resetSeconds = absolute ? reset : Math.ceil((now + reset * 1000) / 1000);
+      const resetAtMs = (absolute ? this.localTime(reset * 1000, now, headers.date) : now + reset * 1000) + RESET_MARGIN_MS;
+      if (window.reset === undefined || resetSeconds > window.reset) {
+        window.reset = resetSeconds;
+        window.resetAtMs = resetAtMs;
+        if (remaining !== undefined) window.remaining = remaining;
+      } else if (resetSeconds === window.reset) {
+        window.resetAtMs = Math.max(window.resetAtMs ?? 0, resetAtMs);
+        // Responses overtake each other: within a window the lowest Remaining is the true one.
+        if (remaining !== undefined) window.remaining = Math.min(window.remaining ?? remaining, remaining);
+      }
+      // An earlier Reset is a late response from a window already over: nothing to learn from it.
+    }
+    if (status === 429) this.block429(window, headers, now);
+  }
+
+  /** Every 429, planned or not, stops the credential until Retry-After (or the window's end when there is none). */
+  private block429(window: Window, headers: Readonly<Record<string, string>>, now: number): void {
+    window.remaining = 0;
+    const retryMs = retryAfterWaitMs(headers, now);
+    const fallback = window.resetAtMs !== undefined && window.resetAtMs > now ? window.resetAtMs : now + this.options.backoffBaseMs;
+    const until = retryMs !== undefined ? now + retryMs : fallback;
+    if (until > window.blockedUntilMs) {
+      window.blockedUntilMs = until;
+      window.blockReason = retryMs !== undefined ? `answered 429, Retry-After: ${headers['retry-after']!.trim()}` : 'answered 429 without a usable Retry-After';
+    }
+  }
+
+  /**
+   * A server time in our clock. With a Date header, a server clock behind ours is corrected for (to within
+   * Date's one second); a clock ahead of ours only makes us wait longer, which is safe.
+   */
+  private localTime(serverMs: number, now: number, date: string | undefined): number {
+    const serverNow = date === undefined ? undefined : parseHttpDate(date, now);
+    return serverNow === undefined ? serverMs : Math.max(serverMs, now + serverMs - serverNow - 1000);
+  }
+
+  private announce(credential: string, window: Window, waitMs: number, reason?: string): void {
+    const until = this.now() + waitMs;
+    if (waitMs < ANNOUNCE_FROM_MS || until <= window.announcedUntilMs) return;
+    window.announcedUntilMs = until;
+    const why = reason ?? (window.blockedUntilMs > this.now()
+      ? window.blockReason ?? 'answered 429'
+      : `X-RateLimit-Remaining ${window.remaining} of ${window.limit ?? '?'}, ${this.options.reserve} kept in reserve`);
+    // Said as the wait starts, in words a person reads first: how long, and why (the CLI totals these lines).
+    this.options.onWait(`waiting ${seconds(waitMs)} s for the rate limit (${labelOf(credential)}): ${why}; until ${new Date(until).toISOString().slice(11, 19)}Z`);
+  }
+
+  private window(credential: string): Window {
+    let window = this.windows.get(credential);
+    if (!window) {
+      window = { inflight: 0, blockedUntilMs: 0, announcedUntilMs: 0, waiters: [] };
+      this.windows.set(credential, window);
+    }
+    return window;
+  }
+}
+
+function labelOf(credential: string): string {
+  if (credential === 'key') return 'API key';
+  if (credential === 'anonymous') return 'requests without a valid key';
+  return credential;
+}
+
+function seconds(ms: number): string {
+  return (ms / 1000).toFixed(1);
+}

@@ -1,0 +1,33 @@
+import { PetstoreClient } from './client.js';
+import { runConfig } from '../run-config.js';
+import { ReplaySource, unmatchedPathFor } from '../../cli/verify-replay.js';
+import { warmUpFuzzing } from '../fuzz/warm-up.js';
+
+let client: PetstoreClient | undefined;
+
+/**
+ * The run's one client. The suites share a worker with isolation off, so this module, and the client,
+ * the pacing state and the exchange record it holds, are shared by every suite file of the run.
+ */
+export function theClient(): PetstoreClient {
+  if (!client) {
+    const config = runConfig();
+    client = new PetstoreClient({
+      baseUrl: config.baseUrl,
+      apiKey: config.apiKey,
+      timeoutMs: config.timeoutMs,
+      maxResponseBytes: config.maxResponseBytes,
+      maxRequests: config.maxRequests,
+      deadlineMs: config.maxDurationMs === null ? undefined : config.startedAtMs + config.maxDurationMs,
+      concurrency: config.concurrency,
+      rateLimitReserve: config.rateLimitReserve,
+      exchangeLogPath: config.exchangeLogPath,
+      caFile: config.caFile,
+      proxy: config.proxy,
+      cancelMarkerPath: config.cancelMarkerPath,
+      ...(config.replayHarPath ? { replay: new ReplaySource(config.replayHarPath, config.startedAtMs, unmatchedPathFor(config.exchangeLogPath)) } : {}),
+    });
+    warmUpFuzzing(config);
+  }
+  return client;
+}

@@ -1,0 +1,123 @@
+import { test, type TestContext } from 'vitest';
+import { deselectionReason, getRule, type Rule } from '../spec/catalog.js';
+import type { PetstoreClient } from '../http/client.js';
+import { NotJudged, outcomeOfThrown, RuleViolation, SkipCheck, toEvidence, type RuleMeta, type ViolationFacts } from './outcome.js';
+import { runConfig, type RunConfig } from '../run-config.js';
+import { theClient } from '../http/run-client.js';
+
+export interface CheckContext {
+  client: PetstoreClient;
+  config: RunConfig;
+  rule: Rule;
+  /** Puts a finding on record: the whole point of an INFO rule, a useful note for the others. */
+  observe(note: string): void;
+  /** Records that the server broke the rule, stated by its facts, and goes on: every broken case is reported. */
+  violation(facts: ViolationFacts): void;
+  /** Runs one part of the check that an expect helper may end early; its violation is kept and the check goes on. */
+  softly(part: () => Promise<void> | void): Promise<void>;
+  /** Ends the check as skipped, with a reason that names what would enable it. */
+  skip(reason: string): never;
+  /** Records a pet this check created on the target. */
+  recordCreated(id: string): void;
+}
+
+/**
+ * Declares the check of one catalog rule. The test is titled with the rule's ID and summary, so
+ * `vitest -t LIST-02` runs one rule and every report line carries it; an unknown ID throws at collection.
+ */
+export function check(id: string, body: (ctx: CheckContext) => Promise<void>, options: CheckOptions = {}): void {
+  const rule = getRule(id);
+  const declare = options.concurrent ? test.concurrent : test;
+  declare(`${rule.id} ${rule.summary}`, (testContext) => runCheck(rule, body, testContext));
+}
+
+export interface CheckOptions {
+  /**
+   * The check may run while its neighbours run: it only reads what the fixtures left, and no check reads
+   * what it sends. Consecutive concurrent checks of a suite run together, the client keeping --concurrency
+   * requests in flight; a check without it waits for all of them and holds the next ones back.
+   */
+  concurrent?: boolean;
+}
+
+async function runCheck(rule: Rule, body: (ctx: CheckContext) => Promise<void>, testContext: TestContext): Promise<void> {
+  const meta: RuleMeta = { ruleId: rule.id, outcome: 'passed', observations: [], evidence: [], requests: 0, created: [] };
+  testContext.task.meta.rule = meta;
+  const config = runConfig();
+  const skipWith = (reason: string): never => {
+    meta.outcome = 'skipped';
+    meta.message = reason;
+    return testContext.skip(reason);
+  };
+  const notRun = deselectionReason(rule, config)
+    ?? (rule.needs?.includes('write') && config.readOnly ? 'creates pets on the target; not run with --read-only' : undefined);
+  if (notRun) skipWith(notRun);
+
+  const client = theClient();
+  const cancelled = client.cancellationReason;
+  if (cancelled) skipWith(cancelled);
+  const violations: RuleViolation[] = [];
+  const context: CheckContext = {
+    client, config, rule,
+    observe: (note) => meta.observations.push(note),
+    violation: (facts) => violations.push(RuleViolation.of(facts)),
+    softly: async (part) => {
+      try {
+        await part();
+      } catch (error) {
+        if (!(error instanceof RuleViolation)) throw error;
+        violations.push(error);
+      }
+    },
+    skip: (reason) => {
+      throw new SkipCheck(reason);
+    },
+    recordCreated: (petId) => meta.created.push(petId),
+  };
+  try {
+    await client.sendingFor(rule.id, () => body(context));
+    if (violations.length > 0) throw RuleViolation.combine(violations);
+  } catch (error) {
+    // A violation already seen stands, whatever stopped the check after it (a spent budget, a dead target).
+    if (violations.length > 0 && !(error instanceof RuleViolation)) {
+      meta.observations.push(`the check stopped early: ${error instanceof Error ? error.message : String(error)}`);
+      classify(RuleViolation.combine(violations), rule, meta, skipWith);
+      return;
+    }
+    classify(error, rule, meta, skipWith);
+  } finally {
+    meta.requests = client.exchanges.filter((exchange) => exchange.rule === rule.id).length;
+  }
+}
+
+/** Turns what a check threw into its outcome; anything but a pass rethrows so vitest agrees. */
+function classify(error: unknown, rule: Rule, meta: RuleMeta, skipWith: (reason: string) => never): void {
+  if (error instanceof RuleViolation) {
+    if (rule.level === 'INFO') {
+      // An INFO rule never fails: what it found is an observation.
+      meta.observations.push(error.message);
+      return;
+    }
+    meta.outcome = 'failed';
+    meta.message = error.message;
+    meta.evidence = error.evidence;
+    throw error;
+  }
+  const outcome = outcomeOfThrown(error);
+  if (outcome === 'skipped') skipWith((error as Error).message);
+  meta.outcome = outcome;
+  meta.message = outcome === 'suite-error' ? describeBug(error as Error) : describeThrown(error);
+  const exchange = error instanceof NotJudged ? error.exchange : undefined;
+  if (exchange) meta.evidence = [{ message: meta.message, exchanges: [toEvidence(exchange)] }];
+  throw error;
+}
+
+function describeThrown(error: unknown): string {
+  return error instanceof Error ? `${error.name === 'Error' ? '' : `${error.name}: `}${error.message}` : String(error);
+}
+
+/** The error and where our code threw it: what a maintainer needs from the bug report. */
+function describeBug(error: Error): string {
+  const frame = error.stack?.split('\n').find((line) => /^\s+at /.test(line))?.trim();
+  return `${error.name}: ${error.message}${frame ? ` (${frame})` : ''}`;
+}

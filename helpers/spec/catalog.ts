@@ -1,0 +1,58 @@
+import { readFileSync } from 'node:fs';
+import { parse } from 'yaml';
+import { packagePath } from '../package-root.js';
+
+export type Level = 'MUST' | 'SHOULD' | 'INFO';
+export type Area =
+  | 'listing' | 'creating' | 'fetching' | 'auth' | 'store'
+  | 'versioning' | 'fuzzing' | 'errors' | 'ratelimit';
+
+export interface Rule {
+  id: string;
+  level: Level;
+  area: Area;
+  operations: string[];
+  summary: string;
+  section: string;
+  source?: string;
+  words: string;
+  needs?: Array<'write'>;
+  state?: 'active' | 'pending' | 'retired';
+  reason?: string;
+}
+
+export interface Catalog {
+  specVersion: string;
+  areas: Record<Area, string>;
+  rules: Rule[];
+}
+
+let cached: Catalog | undefined;
+
+/** The rule catalog, parsed once from spec/rules.yaml. */
+export function loadCatalog(): Catalog {
+  cached ??= parse(readFileSync(packagePath('spec', 'rules.yaml'), 'utf8')) as Catalog;
+  return cached;
+}
+
+/** Rules that are checked: pending and retired ones stay in the catalog but are not run. */
+export function activeRules(): Rule[] {
+  return loadCatalog().rules.filter((rule) => (rule.state ?? 'active') === 'active');
+}
+
+/** Looks a rule up by ID; an unknown ID is a bug in the suite, so it throws at collection time. */
+export function getRule(id: string): Rule {
+  const rule = loadCatalog().rules.find((candidate) => candidate.id === id);
+  if (!rule) throw new Error(`Unknown rule ID ${id}: not in spec/rules.yaml`);
+  return rule;
+}
+
+/** Why a rule is not selected by --only/--skip, or undefined when it is. */
+export function deselectionReason(rule: Rule, config: { only: readonly string[]; skip: readonly string[] }): string | undefined {
+  const names = (rule: Rule) => [rule.id, rule.area];
+  if (config.only.length > 0 && !names(rule).some((name) => config.only.includes(name))) {
+    return `not selected: --only ${config.only.join(',')}`;
+  }
+  const skipped = names(rule).find((name) => config.skip.includes(name));
+  return skipped ? `skipped by --skip ${skipped}` : undefined;
+}

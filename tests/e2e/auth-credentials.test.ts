@@ -1,0 +1,46 @@
+// The broken credentials the auth checks send: the value on the wire, the printable form in the
+// reports (which the curl line turns back into the value), and the redaction of an echo of them.
+import { execFileSync } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+import { authorizationFor, curlFor, type AuthMode } from '../../helpers/http/exchange.js';
+import { redact, registerSecret, swapCase } from '../../helpers/http/redact.js';
+
+const KEY = 'pk_live+Near/Miss9w==';
+const SENT_WITH_THE_KEY: AuthMode[] = ['key-plus-char', 'key-minus-char', 'key-case-swapped', 'basic', 'basic-raw', 'token-scheme', 'bare'];
+
+/** The Authorization header bash hands to curl when it runs the reproduction line of a recorded request. */
+function headerCurlWouldSend(shown: string): string {
+  const line = curlFor({ method: 'GET', url: 'http://127.0.0.1:1/v1/pets', headers: { authorization: shown }, auth: 'key' });
+  // A curl that prints its sixth argument: -i -X GET <url> -H "Authorization: …".
+  const script = `curl() { printf %s "$6"; }; ${line}`;
+  return execFileSync('bash', ['-c', script], { env: { PATH: process.env.PATH, PETSTORE_API_KEY: KEY }, encoding: 'utf8' });
+}
+
+describe('near-miss credentials', () => {
+  it('send the key with a character more, a character less and in the other case', () => {
+    expect(authorizationFor('key-plus-char', KEY).value).toBe(`Bearer ${KEY}x`);
+    expect(authorizationFor('key-minus-char', KEY).value).toBe('Bearer pk_live+Near/Miss9w=');
+    expect(authorizationFor('key-case-swapped', KEY).value).toBe('Bearer PK_LIVE+nEAR/mISS9W==');
+    expect(authorizationFor('token-scheme', KEY).value).toBe(`Token ${KEY}`);
+    expect(authorizationFor('basic-raw', KEY).value).toBe(`Basic ${KEY}`);
+  });
+
+  it.each(SENT_WITH_THE_KEY)('%s is recorded without the key, in a form the curl line turns back into the value sent', (mode) => {
+    const { value, shown } = authorizationFor(mode, KEY);
+    expect(shown).not.toContain(KEY.slice(0, 8));
+    expect(headerCurlWouldSend(shown!)).toBe(`Authorization: ${value}`);
+  });
+
+  it('an echo of the truncated or case-swapped key is redacted like the key itself', () => {
+    registerSecret(KEY);
+    const echoed = `token Bearer ${KEY.slice(0, -1)} or ${swapCase(KEY)} (${JSON.stringify(KEY.slice(0, -1).replaceAll('/', '\\/'))}) is not valid`;
+    const redacted = redact(echoed);
+    expect(redacted).not.toContain('Near');
+    expect(redacted).not.toContain('nEAR');
+  });
+
+  it('leaves a short key\'s near misses alone: a fragment that short would garble every report', () => {
+    registerSecret('k7Qz');
+    expect(redact('the k7Q and K7qZ fragments')).toBe('the k7Q and K7qZ fragments');
+  });
+});

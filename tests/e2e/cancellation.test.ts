@@ -1,0 +1,78 @@
+// CI jobs get cancelled: SIGTERM (or Ctrl-C's SIGINT) mid-run must still leave the reports of what was
+// judged, with an honest "incomplete" verdict, and end within seconds.
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { Report } from '../../cli/report.js';
+import { parseJson } from '../../helpers/json.js';
+import { packagePath } from '../../helpers/package-root.js';
+import { startReferenceServer } from '../../server/reference-server.js';
+import { withChildSlot } from '../support/harness.js';
+
+interface Ended {
+  code: number | null;
+  /** From the first signal to the process's exit. */
+  afterSignalMs: number;
+  output: string;
+  reportDir: string;
+}
+
+/** Runs the CLI against `baseUrl`, sends `signals` (the first after `afterMs`, the rest 100 ms apart), and waits for the end. */
+function runAndSignal(baseUrl: string, apiKey: string, signals: NodeJS.Signals[], afterMs: number): Promise<Ended> {
+  const reportDir = mkdtempSync(join(tmpdir(), 'petstore-cancel-'));
+  const child = spawn(process.execPath, [packagePath('dist', 'cli', 'main.js'), '--base-url', baseUrl, '--report-dir', reportDir], {
+    env: { PATH: process.env.PATH ?? '', PETSTORE_API_KEY: apiKey },
+  });
+  let output = '';
+  child.stdout.on('data', (chunk) => (output += chunk));
+  child.stderr.on('data', (chunk) => (output += chunk));
+  let signalledAt = 0;
+  setTimeout(() => {
+    signalledAt = performance.now();
+    signals.forEach((signal, index) => setTimeout(() => child.kill(signal), index * 100));
+  }, afterMs);
+  return new Promise((resolve) => child.on('exit', (code) => resolve({ code, afterSignalMs: performance.now() - signalledAt, output, reportDir })));
+}
+
+function reportIn(dir: string): Report | undefined {
+  const path = join(dir, 'report.json');
+  return existsSync(path) ? (parseJson(readFileSync(path, 'utf8')) as unknown as Report) : undefined;
+}
+
+describe('a cancelled run', () => {
+  it('stops on SIGTERM 8 s in, writes every report of what it judged, and exits 143 within 15 s', async () => {
+    // 200 ms a response: a full run takes far longer than 8 s, so the signal lands mid-run.
+    const server = await startReferenceServer({ apiKeys: ['cancel-key-5b1d'], variants: ['slow'], rateLimit: { limit: 300, windowMs: 60_000 } });
+    try {
+      const ended = await withChildSlot(() => runAndSignal(server.url, server.apiKey, ['SIGTERM'], 8_000));
+      expect(ended.code, ended.output).toBe(143);
+      expect(ended.afterSignalMs).toBeLessThan(15_000);
+      for (const file of ['report.json', 'report.html', 'summary.md', 'junit.xml', 'exchanges.har']) expect(existsSync(join(ended.reportDir, file)), file).toBe(true);
+      const report = reportIn(ended.reportDir)!;
+      expect({ verdict: report.verdict, cancelled: report.cancelled, exitCode: report.exitCode }).toEqual({ verdict: 'incomplete', cancelled: 'SIGTERM', exitCode: 143 });
+      const judged = report.rules.filter((rule) => rule.status === 'passed' || rule.status === 'failed');
+      const notReached = report.rules.filter((rule) => rule.status === 'skipped' && /cancelled \(SIGTERM\)/.test(rule.message ?? ''));
+      expect(judged.length, 'rules judged before the signal').toBeGreaterThan(0);
+      expect(notReached.length, 'rules skipped because the run was cancelled').toBeGreaterThan(0);
+      expect(report.rules.filter((rule) => rule.status === 'errored').map((rule) => `${rule.id}: ${rule.message}`)).toEqual([]);
+      expect(ended.output).toContain('INCOMPLETE (cancelled by SIGTERM)');
+      // Nothing left behind in the report folder but the reports.
+      expect(existsSync(join(ended.reportDir, `.cancel-${report.runId}`))).toBe(false);
+    } finally {
+      await server.close();
+    }
+  }, 5 * 60_000);
+
+  it('exits at once, 130, on a second SIGINT', async () => {
+    const server = await startReferenceServer({ apiKeys: ['cancel-key-6c2e'], variants: ['slow'], rateLimit: { limit: 300, windowMs: 60_000 } });
+    try {
+      const ended = await withChildSlot(() => runAndSignal(server.url, server.apiKey, ['SIGINT', 'SIGINT'], 3_000));
+      expect(ended.code, ended.output).toBe(130);
+      expect(ended.afterSignalMs).toBeLessThan(2_000);
+    } finally {
+      await server.close();
+    }
+  }, 5 * 60_000);
+});

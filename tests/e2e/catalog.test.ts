@@ -1,0 +1,137 @@
+// Coverage gates: the rule catalog, the suites, the defect switches and the reference server must
+// agree. Each test fails with the list of what falls short, so the fix is in the message.
+import { readdirSync, readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { loadCatalog, type Rule } from '../../helpers/spec/catalog.js';
+import { AREA_ORDER } from '../../helpers/spec/facts.js';
+import { packagePath } from '../../helpers/package-root.js';
+import { DEFECTS } from '../../server/defects.js';
+import { VARIANTS } from '../../server/variants.js';
+import { runCli } from '../support/cli.js';
+import { brokenRules, JUDGED_LEVELS, outputTail, withChildSlot } from '../support/harness.js';
+
+const catalog = loadCatalog();
+const rules = catalog.rules;
+const stateOf = (rule: Rule) => rule.state ?? 'active';
+const active = rules.filter((rule) => stateOf(rule) === 'active');
+const judged = active.filter((rule) => (JUDGED_LEVELS as readonly string[]).includes(rule.level));
+
+/** Every `check(...)` call in suites/*.test.ts: the literal rule ID, or the source text when it is computed. */
+function declaredChecks(): Array<{ file: string; id?: string; text: string }> {
+  const dir = packagePath('suites');
+  return readdirSync(dir)
+    .filter((file) => file.endsWith('.test.ts'))
+    .flatMap((file) => {
+      const source = readFileSync(`${dir}/${file}`, 'utf8');
+      return [...source.matchAll(/\bcheck\(\s*(?:(['"`])([^'"`]*)\1|([^,)]*))/g)].map((match) => ({
+        file,
+        id: match[2],
+        text: match[0],
+      }));
+    });
+}
+
+/** How a rule ID stands in the catalog, for messages: `INFO, active` or `not in spec/rules.yaml`. */
+function whatIs(id: string): string {
+  const rule = rules.find((candidate) => candidate.id === id);
+  return rule ? `${rule.level}, ${stateOf(rule)}` : 'not in spec/rules.yaml';
+}
+
+function duplicates(values: readonly string[]): string[] {
+  return [...new Set(values.filter((value, index) => values.indexOf(value) !== index))];
+}
+
+describe('the rule catalog', () => {
+  it('gives every rule a unique, well-formed ID', () => {
+    expect(duplicates(rules.map((rule) => rule.id)), 'IDs used twice').toEqual([]);
+    expect(rules.filter((rule) => !/^[A-Z]+-\d{2}$/.test(rule.id)).map((rule) => rule.id), 'IDs not shaped PREFIX-NN').toEqual([]);
+  });
+
+  it('uses one ID prefix per area, and each prefix in one area only', () => {
+    const prefixes = new Map<string, Set<string>>();
+    for (const rule of rules) {
+      const prefix = rule.id.split('-')[0]!;
+      prefixes.set(prefix, (prefixes.get(prefix) ?? new Set()).add(rule.area));
+    }
+    const mixed = [...prefixes].filter(([, areas]) => areas.size > 1).map(([prefix, areas]) => `${prefix}: ${[...areas].join(', ')}`);
+    expect(mixed, 'prefixes spanning several areas').toEqual([]);
+    const perArea = AREA_ORDER.map((area) => [area, [...prefixes].filter(([, areas]) => areas.has(area)).map(([prefix]) => prefix)] as const);
+    expect(perArea.filter(([, found]) => found.length > 1).map(([area, found]) => `${area}: ${found.join(', ')}`), 'areas with several prefixes').toEqual([]);
+  });
+
+  it('changes what a rule means only visibly (update with -u when the change is meant)', () => {
+    // A reworded summary or a new level changes what certification promises: the snapshot makes it a reviewed diff.
+    expect(rules.map((rule) => `${rule.id} ${stateOf(rule)} ${rule.summary}`)).toMatchSnapshot();
+  });
+
+  it('starts every summary with its level, and knows every level, area and state', () => {
+    expect(rules.filter((rule) => !['MUST', 'SHOULD', 'INFO'].includes(rule.level)).map((rule) => `${rule.id}: ${rule.level}`), 'unknown levels').toEqual([]);
+    expect(rules.filter((rule) => !rule.summary.startsWith(`${rule.level} `)).map((rule) => `${rule.id} [${rule.level}]: ${rule.summary}`), 'summaries not starting with their level').toEqual([]);
+    expect(rules.filter((rule) => !AREA_ORDER.includes(rule.area)).map((rule) => `${rule.id}: ${rule.area}`), 'areas outside AREA_ORDER').toEqual([]);
+    expect(rules.filter((rule) => !['active', 'pending', 'retired'].includes(stateOf(rule))).map((rule) => `${rule.id}: ${rule.state}`), 'unknown states').toEqual([]);
+    expect(rules.filter((rule) => stateOf(rule) === 'pending' && !rule.reason).map((rule) => rule.id), 'pending rules without a reason').toEqual([]);
+  });
+});
+
+describe('the suites', () => {
+  const checks = declaredChecks();
+  const checked = new Set(checks.flatMap((declared) => declared.id ?? []));
+
+  it('check every active rule', () => {
+    const unchecked = active.filter((rule) => !checked.has(rule.id)).map((rule) => `${rule.id} (suites/${rule.area}.test.ts): ${rule.summary}`);
+    expect(unchecked, 'active rules without a check(\'ID\', …) in suites/*.test.ts').toEqual([]);
+  });
+
+  it('name an active catalog rule, literally, in every check', () => {
+    // A computed ID hides the check from this gate, so every rule is named in the source.
+    expect(checks.filter((declared) => declared.id === undefined).map((declared) => `${declared.file}: ${declared.text}`), 'checks whose ID is not a string literal').toEqual([]);
+    const activeIds = new Set(active.map((rule) => rule.id));
+    const stray = checks.filter((declared) => declared.id !== undefined && !activeIds.has(declared.id));
+    expect(stray.map((declared) => `${declared.file}: ${declared.id} (${whatIs(declared.id!)})`), 'checks of unknown, pending or retired rules').toEqual([]);
+  });
+
+  it('check each rule in the suite file of its area', () => {
+    const misplaced = checks
+      .filter((declared) => declared.id !== undefined)
+      .map((declared) => ({ declared, rule: rules.find((rule) => rule.id === declared.id) }))
+      .filter(({ declared, rule }) => rule !== undefined && declared.file !== `${rule.area}.test.ts`)
+      .map(({ declared, rule }) => `${rule!.id} is checked in ${declared.file}, its area is ${rule!.area}`);
+    // The CLI loads only the files of selected areas, so a rule checked elsewhere vanishes under --only.
+    expect(misplaced, 'checks outside their area\'s suite').toEqual([]);
+  });
+});
+
+describe('the defect switches', () => {
+  it('name every active MUST and SHOULD rule at least once, so every check is proven able to fail', () => {
+    const named = new Set(DEFECTS.flatMap((defect) => defect.rules as readonly string[]));
+    const unproven = judged.filter((rule) => !named.has(rule.id)).map((rule) => `${rule.id} [${rule.level}] ${rule.summary}`);
+    expect(unproven, 'MUST/SHOULD rules no defect in server/defects.ts makes fail').toEqual([]);
+  });
+
+  it('name only active MUST and SHOULD rules of the catalog, and at least one each', () => {
+    const judgedIds = new Set(judged.map((rule) => rule.id));
+    const bad = DEFECTS.flatMap((defect) => (defect.rules as readonly string[])
+      .filter((id) => !judgedIds.has(id))
+      .map((id) => `${defect.id} → ${id} (${whatIs(id)})`));
+    expect(bad, 'defects naming rules that cannot fail (unknown, INFO, pending or retired)').toEqual([]);
+    expect(DEFECTS.filter((defect) => (defect.rules as readonly string[]).length === 0).map((defect) => defect.id), 'defects naming no rule').toEqual([]);
+    expect(DEFECTS.flatMap((defect) => duplicates(defect.rules).map((id) => `${defect.id} → ${id}`)), 'rules named twice by one defect').toEqual([]);
+  });
+
+  it('have unique IDs, apart from the variants\' IDs', () => {
+    const ids = [...DEFECTS.map((defect) => defect.id as string), ...VARIANTS.map((variant) => variant.id as string)];
+    expect(duplicates(ids), 'switch IDs used twice').toEqual([]);
+  });
+});
+
+describe('the reference server', () => {
+  it('passes every MUST and SHOULD rule of a full run', async () => {
+    // No --base-url: the bundled reference server, exactly as `npm start` certifies it.
+    const run = await withChildSlot(() => runCli(['--strict'], { timeoutMs: 4 * 60_000 }));
+    if (run.report === undefined) expect.fail(`the run exited ${run.code} without report.json\n${outputTail(run)}`);
+    const accused = brokenRules(run.report).map((rule) => `${rule.id} [${rule.level}] ${rule.status}: ${rule.message?.split('\n')[0]}`);
+    expect(accused, 'MUST/SHOULD rules failed or errored against the reference server').toEqual([]);
+    expect(run.report.suiteErrors, 'the suite itself broke').toEqual([]);
+    expect({ exitCode: run.code, verdict: run.report.verdict }).toEqual({ exitCode: 0, verdict: 'certified' });
+  }, 15 * 60_000);
+});

@@ -1,0 +1,82 @@
+// A run aimed at the wrong thing (a base URL without /v1, a website, a login proxy, a key of another
+// environment) stops at its first answers with one message naming the fix, exit 3, and reports that say
+// the same; a conforming server that refuses a bad key, is rate-limited, or fails is judged as usual.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { diagnoseEarlyAnswers } from '../../cli/preflight.js';
+import type { AuthMode, Exchange } from '../../helpers/http/exchange.js';
+import { startReferenceServer } from '../../server/reference-server.js';
+import { runCli } from '../support/cli.js';
+import { withChildSlot } from '../support/harness.js';
+
+const BASE = 'http://127.0.0.1:9/v1';
+
+function answered(seq: number, path: string, status: number, options: { auth?: AuthMode; headers?: Record<string, string>; body?: string; base?: string } = {}): Exchange {
+  return {
+    seq, startedAt: '2026-01-01T00:00:00.000Z', durationMs: 1,
+    request: { method: 'GET', url: `${options.base ?? BASE}${path}`, headers: {}, auth: options.auth ?? 'key' },
+    response: { status, headers: { 'content-type': 'application/json', ...options.headers }, rawBody: options.body ?? '{}', truncated: false },
+  };
+}
+
+describe('the first answers', () => {
+  it('name --base-url, with the /v1 it lacks, when GET /pets with the key answers 404', () => {
+    const diagnosis = diagnoseEarlyAnswers([answered(1, '/pets?limit=1', 404, { base: 'http://127.0.0.1:9' })], 'http://127.0.0.1:9');
+    expect(diagnosis?.problem).toBe('GET /pets answered 404 with the key: no Pet Store API at this address');
+    expect(diagnosis?.hint).toContain('did you mean --base-url http://127.0.0.1:9/v1?');
+  });
+
+  it('name --base-url on an HTML page where JSON is expected, and on a redirect to a login page', () => {
+    const page = answered(1, '/pets', 200, { headers: { 'content-type': 'text/html; charset=utf-8' }, body: '<!doctype html><title>Welcome</title>' });
+    expect(diagnoseEarlyAnswers([page], BASE)?.problem).toMatch(/HTML page where JSON is expected/);
+    const login = answered(1, '/pets', 302, { headers: { location: 'https://sso.example.com/login?next=/v1/pets' } });
+    expect(diagnoseEarlyAnswers([login], BASE)?.problem).toMatch(/redirecting to a login page \(https:\/\/sso\.example\.com\/login/);
+    expect(diagnoseEarlyAnswers([login], BASE)?.hint).toMatch(/--base-url/);
+  });
+
+  it('ask about the key when every request with it (three or more) was answered 401', () => {
+    const refused = [1, 2, 3].map((seq) => answered(seq, '/pets', 401));
+    expect(diagnoseEarlyAnswers(refused, BASE)?.hint).toMatch(/^is the key right, or is it for another environment\?/);
+  });
+
+  it('say nothing of a server that refuses only bad keys, is rate-limited, fails, or redirects elsewhere', () => {
+    const badKeys = [answered(1, '/pets', 200), ...[2, 3, 4].map((seq) => answered(seq, '/pets', 401, { auth: 'unknown-key' }))];
+    expect(diagnoseEarlyAnswers(badKeys, BASE)).toBeUndefined();
+    expect(diagnoseEarlyAnswers([answered(1, '/pets', 401), answered(2, '/pets', 401), answered(3, '/pets', 200)], BASE)).toBeUndefined();
+    // One operation refusing a good key (GET /store/orders, say) is that operation's defect, judged by its rule.
+    expect(diagnoseEarlyAnswers([1, 2, 3].map((seq) => answered(seq, '/store/orders', 401)), BASE)).toBeUndefined();
+    expect(diagnoseEarlyAnswers([1, 2, 3, 4].map((seq) => answered(seq, '/pets', 429)), BASE)).toBeUndefined();
+    expect(diagnoseEarlyAnswers([answered(1, '/pets', 502, { headers: { 'content-type': 'text/html' }, body: '<html>Bad Gateway</html>' })], BASE)).toBeUndefined();
+    expect(diagnoseEarlyAnswers([answered(1, '/pets', 301, { headers: { location: 'http://127.0.0.1:10/v1/pets' } })], BASE)).toBeUndefined();
+    // GET /pets/{petId} answering 404 is a check's business (an unknown pet), not the address's.
+    expect(diagnoseEarlyAnswers([answered(1, '/pets/9223372036854775807', 404)], BASE)).toBeUndefined();
+  });
+
+  it('are read only at the start of a run: a 404 later on is what a check provoked', () => {
+    expect(diagnoseEarlyAnswers([answered(9, '/pets', 404)], BASE)).toBeUndefined();
+  });
+});
+
+describe('a correct server addressed without /v1', () => {
+  it('ends the run within 10 requests, exit 3, with a hint naming --base-url, in the output and every report', async () => {
+    const server = await startReferenceServer({ apiKeys: ['diagnosis-key-5c1e0b7a'] });
+    try {
+      const base = server.url.replace(/\/v1$/, '');
+      const run = await withChildSlot(() => runCli(['--base-url', base], { env: { PETSTORE_API_KEY: server.apiKey } }));
+      expect(run.code, run.stderr).toBe(3);
+      expect(run.report?.requests.total).toBeLessThanOrEqual(10);
+      expect(run.stdout).toContain(`NOT JUDGED: ${base}`);
+      expect(run.stdout).toContain(`did you mean --base-url ${base}/v1?`);
+      // One cause, said once: no wall of FAIL/ERR lines.
+      expect(run.stdout).not.toMatch(/^ {2}(FAIL|ERR )/m);
+      expect(run.report).toMatchObject({ verdict: 'not-judged', exitCode: 3, diagnosis: { problem: 'GET /pets answered 404 with the key: no Pet Store API at this address' } });
+      expect(run.report?.rules.every((rule) => rule.status === 'skipped' && rule.message?.startsWith('not judged: '))).toBe(true);
+      expect(readFileSync(join(run.reportDir, 'summary.md'), 'utf8')).toMatch(/^## ⛔ Not judged[\s\S]*--base-url/);
+      expect(readFileSync(join(run.reportDir, 'junit.xml'), 'utf8')).toContain('<property name="diagnosis" value="not judged: GET /pets answered 404 with the key');
+      expect(readFileSync(join(run.reportDir, 'report.html'), 'utf8')).toMatch(/id="verdict">Not judged<[\s\S]*The target cannot be judged[\s\S]*did you mean --base-url/);
+    } finally {
+      await server.close();
+    }
+  }, 180_000);
+});

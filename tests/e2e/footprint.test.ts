@@ -1,0 +1,70 @@
+// What a run leaves on the target: the interface cannot delete a pet, so the count the README states is
+// a promise to every vendor. Each case counts the pets the server itself holds, not what the report says.
+// By hand:  npm run build && npx vitest run tests/e2e/footprint.test.ts
+import { describe, expect, it } from 'vitest';
+import { parseJson, type Json } from '../../helpers/json.js';
+import { startReferenceServer, type RunningReferenceServer } from '../../server/reference-server.js';
+import { runCli, type CliRun } from '../support/cli.js';
+import { brokenRules, outputTail, withChildSlot } from '../support/harness.js';
+
+const TIMEOUT_MS = 5 * 60_000;
+/** The README's numbers: list fixtures on an empty target (21 of one status, two of each other), the creation checks, --fuzz-valid-runs. */
+const LIST_FIXTURES = 25;
+const CREATION_PETS = 9;
+const FUZZ_VALID_RUNS = 10;
+
+/** Every pet the server holds, as it lists them (a store this small fits one page). */
+async function petsHeld(server: RunningReferenceServer): Promise<Array<Record<string, Json>>> {
+  const response = await fetch(`${server.url}/pets?limit=100`, { headers: { authorization: `Bearer ${server.apiKey}` } });
+  const pets = parseJson(await response.text());
+  if (!Array.isArray(pets)) throw new Error(`the server did not list its pets: ${response.status}`);
+  return pets as Array<Record<string, Json>>;
+}
+
+/** A CLI run against a reference server kept alive afterwards, so its store can be inspected. */
+async function runAgainst(preload: number, args: readonly string[]): Promise<{ run: CliRun; before: number; after: Array<Record<string, Json>> }> {
+  const server = await startReferenceServer({ apiKeys: ['footprint-key-7c1e'], preload });
+  try {
+    const before = (await petsHeld(server)).length;
+    const run = await withChildSlot(() => runCli(['--base-url', server.url, ...args], { env: { PETSTORE_API_KEY: server.apiKey }, timeoutMs: TIMEOUT_MS }));
+    if (run.report === undefined) throw new Error(`the run exited ${run.code} without report.json\n${outputTail(run)}`);
+    return { run, before, after: await petsHeld(server) };
+  } finally {
+    await server.close();
+  }
+}
+
+describe('what a run creates on the target', () => {
+  it(`creates ${LIST_FIXTURES + CREATION_PETS + FUZZ_VALID_RUNS} pets on an empty target, each named after the run and listed in the report`, async () => {
+    const { run, before, after } = await runAgainst(0, ['--skip', 'ratelimit']);
+    expect(brokenRules(run.report)).toEqual([]);
+    expect(before).toBe(0);
+    expect(after).toHaveLength(LIST_FIXTURES + CREATION_PETS + FUZZ_VALID_RUNS);
+    // The text-edges pet of CREATE-03 starts with two spaces on purpose: a server that trims them is caught.
+    expect(after.filter((pet) => !String(pet.name).trimStart().startsWith(`conformance-${run.report!.runId}-`)).map((pet) => pet.name)).toEqual([]);
+    expect(new Set(run.report!.created.ids)).toEqual(new Set(after.map((pet) => String(pet.id))));
+  }, TIMEOUT_MS);
+
+  it(`creates only the ${CREATION_PETS} creation pets and the fuzzing pets on a target that already holds enough`, async () => {
+    const { run, before, after } = await runAgainst(30, ['--skip', 'ratelimit']);
+    expect(brokenRules(run.report)).toEqual([]);
+    expect(after.length - before).toBe(CREATION_PETS + FUZZ_VALID_RUNS);
+    expect(run.report!.created.count).toBe(CREATION_PETS + FUZZ_VALID_RUNS);
+  }, TIMEOUT_MS);
+
+  it('creates nothing with --read-only, judges what the pets already there allow, and ends incomplete', async () => {
+    const { run, before, after } = await runAgainst(30, ['--read-only', '--skip', 'ratelimit']);
+    expect(after).toHaveLength(before);
+    expect(run.report!.created.count).toBe(0);
+    expect(brokenRules(run.report)).toEqual([]);
+    const skippedMust = run.report!.rules.filter((rule) => rule.level === 'MUST' && rule.status === 'skipped' && rule.area !== 'ratelimit');
+    // 30 pets, 10 of each status: enough for every list rule but LIST-14, which needs more than 20 of one
+    // status and, creating none, is skipped for lack of them.
+    expect(skippedMust.map((rule) => rule.id).sort()).toEqual(['CREATE-01', 'CREATE-02', 'CREATE-03', 'CREATE-04', 'CREATE-05', 'CREATE-06', 'CREATE-14', 'FUZZ-02', 'LIST-14']);
+    expect(skippedMust.filter((rule) => rule.id !== 'LIST-14').every((rule) => /--read-only/.test(rule.message ?? ''))).toBe(true);
+    expect(skippedMust.find((rule) => rule.id === 'LIST-14')?.message).toMatch(/20/);
+    const statusOf = (id: string) => run.report!.rules.find((rule) => rule.id === id)?.status;
+    expect([statusOf('LIST-02'), statusOf('LIST-10'), statusOf('FETCH-01')]).toEqual(['passed', 'passed', 'passed']);
+    expect({ verdict: run.report!.verdict, code: run.code }).toEqual({ verdict: 'incomplete', code: 0 });
+  }, TIMEOUT_MS);
+});

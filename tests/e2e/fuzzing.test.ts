@@ -1,0 +1,324 @@
+// The fuzzing rules (FUZZ-01, FUZZ-02): the arbitraries stay true to the NewPet schema, every fuzz defect
+// of the reference server is caught whatever the seed, the conforming server passes at 1× and 10× the
+// default run count, failures carry a replayable counterexample, and one --seed sends the same bodies.
+//
+// The CLI tests run the built dist/:  npm run build && npx vitest run tests/e2e/fuzzing.test.ts
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AddressInfo } from 'node:net';
+import fc from 'fast-check';
+import type { FastifyInstance } from 'fastify';
+import {
+  allocateRuns, invalidBodies, MUTATIONS, newPet, VALID_SHAPES, type InvalidBody, type NewPetBody,
+} from '../../helpers/fuzz/arbitraries.js';
+import { jsonEquals, parseJson, stringifyJson, type Json } from '../../helpers/json.js';
+import { RuleViolation, type Counterexample } from '../../helpers/judge/outcome.js';
+import { petFieldDifferences } from '../../helpers/fixtures/pet-fields.js';
+import { validateSchema } from '../../helpers/judge/schema.js';
+import { DEFAULT_OPTIONS } from '../../cli/resolve-options.js';
+import { fuzzForViolation, generatedValues } from '../../helpers/fuzz/property.js';
+import type { Report } from '../../cli/report.js';
+import { DEFECTS, type DefectId } from '../../server/defects.js';
+import { createReferenceApp } from '../../server/reference-server.js';
+import { certify, runCli, ruleIds } from '../support/cli.js';
+import { withChildSlot } from '../support/harness.js';
+
+const PREFIX = 'conformance-test-fuzz-';
+const KEY = 'fuzz-test-key-7d1e';
+// In-process injections are not the subject here: a limit no test reaches keeps pacing out of the way.
+const NO_LIMIT = { rateLimit: { limit: 1_000_000_000, windowMs: 60_000 } };
+const FUZZ_RULES = ['FUZZ-01', 'FUZZ-02'];
+// A CLI test first waits for one of the machine-wide child slots (shared with the mutation harness and
+// the gallery), then runs for seconds: the timeout covers the wait.
+const CLI_TEST_TIMEOUT_MS = 10 * 60_000;
+
+/** Every fuzz defect: the mutation (FUZZ-01) or valid shape (FUZZ-02) each of whose bodies it mishandles. */
+const TRIGGERS: ReadonlyArray<{ defect: DefectId; mutation?: string; shape?: string }> = [
+  { defect: 'create-name-optional', mutation: 'name-missing' },
+  { defect: 'create-categoryid-string-coerced', mutation: 'categoryId-as-string' },
+  { defect: 'create-fraction-truncated', mutation: 'categoryId-fraction' },
+  { defect: 'create-status-unchecked', mutation: 'status-outside-enum' },
+  { defect: 'create-malformed-500', mutation: 'malformed-json' },
+  { defect: 'create-422', mutation: 'name-missing' },
+  { defect: 'create-null-accepted', mutation: 'null-field' },
+  { defect: 'create-array-body', mutation: 'body-in-array' },
+  { defect: 'create-categoryid-double', shape: 'int64-beyond-double' },
+  { defect: 'create-int32-categoryid', shape: 'int64-beyond-double' },
+  { defect: 'create-status-not-echoed', shape: 'int64-beyond-double' },
+  { defect: 'create-missing-status-unknown', shape: 'status-absent' },
+];
+
+function mutationNamed(name: string) {
+  const found = MUTATIONS.find((mutation) => mutation.name === name);
+  if (!found) throw new Error(`no mutation ${name}`);
+  return found;
+}
+
+function shapeNamed(name: string) {
+  const found = VALID_SHAPES.find((shape) => shape.shape === name);
+  if (!found) throw new Error(`no valid shape ${name}`);
+  return found;
+}
+
+/** Bodies as many different seeds would start a run with: one value per seed, as a one-run property sends. */
+function acrossSeeds<T>(arbitrary: fc.Arbitrary<T>, seeds: number): T[] {
+  return Array.from({ length: seeds }, (_, seed) => fc.sample(arbitrary, { seed: seed * 7919 + 1, numRuns: 1 })[0]!);
+}
+
+function tryParse(text: string): { json?: Json } {
+  try {
+    return { json: parseJson(text) };
+  } catch {
+    return {};
+  }
+}
+
+/** The reference server in-process (fastify inject): thousands of bodies in a second, no port. */
+async function inject(app: FastifyInstance, text: string): Promise<{ status: number; json?: Json }> {
+  const response = await app.inject({
+    method: 'POST', url: '/v1/pets', payload: text,
+    headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
+  });
+  return { status: response.statusCode, ...tryParse(response.body) };
+}
+
+function answeredAsFuzz01Requires(answer: { status: number; json?: Json }): boolean {
+  return answer.status === 400 && validateSchema('Error', answer.json).length === 0 && jsonEquals((answer.json as { status?: Json }).status, 400);
+}
+
+function answeredAsFuzz02Requires(pet: NewPetBody, answer: { status: number; json?: Json }): boolean {
+  const fields = pet.status === undefined ? ['name', 'categoryId'] as const : ['name', 'categoryId', 'status'] as const;
+  return answer.status === 201 && validateSchema('Pet', answer.json).length === 0 && petFieldDifferences(pet, answer.json, [...fields]).length === 0;
+}
+
+describe('the arbitraries', () => {
+  it('generate only valid NewPets, by spec/openapi.yaml, every name starting with the run prefix', () => {
+    for (const shape of VALID_SHAPES) {
+      for (const pet of fc.sample(newPet(PREFIX, shape), { seed: 11, numRuns: 300 })) {
+        const sent = parseJson(stringifyJson(pet));
+        expect(validateSchema('NewPet', sent), `${shape.shape}: ${stringifyJson(pet)}`).toEqual([]);
+        expect(pet.name.startsWith(PREFIX)).toBe(true);
+      }
+    }
+  });
+
+  it('generate only bodies that are not a valid NewPet: not JSON, or failing the schema', () => {
+    for (const mutation of MUTATIONS) {
+      for (const body of fc.sample(invalidBodies(PREFIX, mutation), { seed: 12, numRuns: 300 })) {
+        const { json } = tryParse(body.text);
+        if (json !== undefined) expect(validateSchema('NewPet', json), `${mutation.name}: ${body.text}`).not.toEqual([]);
+      }
+    }
+  });
+
+  it('keep categoryId exact beyond 2^53 and name the shape whose values no double holds', () => {
+    for (const pet of fc.sample(newPet(PREFIX, shapeNamed('int64-beyond-double')), { seed: 13, numRuns: 200 })) {
+      expect(BigInt(Number(pet.categoryId))).not.toBe(pet.categoryId);
+      expect(stringifyJson(pet)).toContain(`"categoryId":${pet.categoryId}`);
+    }
+  });
+
+  it('give every mutation and every valid shape a run at the default counts, and spend exactly the count', () => {
+    const invalid = allocateRuns(DEFAULT_OPTIONS.fuzzRuns, MUTATIONS.map((mutation) => mutation.weight));
+    const valid = allocateRuns(DEFAULT_OPTIONS.fuzzValidRuns, VALID_SHAPES.map(() => 1));
+    expect(invalid.every((runs) => runs >= 1)).toBe(true);
+    expect(valid.every((runs) => runs >= 1)).toBe(true);
+    for (const total of [0, 1, 5, 13, 14, 100, 1000, 1001]) {
+      expect(allocateRuns(total, MUTATIONS.map((mutation) => mutation.weight)).reduce((a, b) => a + b, 0)).toBe(total);
+    }
+  });
+
+  it('are deterministic: one seed gives the same bodies, another seed others', () => {
+    const sample = (seed: number) => MUTATIONS.map((mutation) => fc.sample(invalidBodies(PREFIX, mutation), { seed, numRuns: 5 }));
+    expect(sample(42)).toEqual(sample(42));
+    expect(sample(42)).not.toEqual(sample(43));
+  });
+});
+
+describe('the reference server in-process, against thousands of generated bodies', () => {
+  it('answers every invalid body 400 with an Error whose status is 400, and every valid one 201 with an exact echo', async () => {
+    const app = createReferenceApp({ apiKeys: [KEY], ...NO_LIMIT });
+    for (const mutation of MUTATIONS) {
+      for (const body of fc.sample(invalidBodies(PREFIX, mutation), { seed: 21, numRuns: 200 })) {
+        const answer = await inject(app, body.text);
+        expect(answeredAsFuzz01Requires(answer), `${body.mutation} (${body.detail}): ${body.text} → ${answer.status}`).toBe(true);
+      }
+    }
+    for (const shape of VALID_SHAPES) {
+      for (const pet of fc.sample(newPet(PREFIX, shape), { seed: 22, numRuns: 100 })) {
+        const answer = await inject(app, stringifyJson(pet));
+        expect(answeredAsFuzz02Requires(pet, answer), `${shape.shape}: ${stringifyJson(pet)} → ${answer.status} ${stringifyJson(answer.json ?? null)}`).toBe(true);
+      }
+    }
+    await app.close();
+  });
+
+  // Every mutation and shape gets at least one run at the default counts (tested above), so a defect that
+  // mishandles every body of one kind is caught by any seed: that is what these cases prove, over 300 seeds.
+  for (const { defect, mutation, shape } of TRIGGERS) {
+    it(`${defect} mishandles every ${mutation ? `${mutation} body` : `valid ${shape} body`}, whatever the seed`, async () => {
+      const app = createReferenceApp({ apiKeys: [KEY], defects: [defect], ...NO_LIMIT });
+      if (mutation) {
+        for (const body of acrossSeeds<InvalidBody>(invalidBodies(PREFIX, mutationNamed(mutation)), 300)) {
+          const answer = await inject(app, body.text);
+          expect(answeredAsFuzz01Requires(answer), `${defect} answered ${body.detail} as required: ${body.text}`).toBe(false);
+        }
+      } else {
+        for (const pet of acrossSeeds(newPet(PREFIX, shapeNamed(shape!)), 300)) {
+          const answer = await inject(app, stringifyJson(pet));
+          expect(answeredAsFuzz02Requires(pet, answer), `${defect} echoed ${stringifyJson(pet)} as required`).toBe(false);
+        }
+      }
+      await app.close();
+    });
+  }
+});
+
+/** The FUZZ rules a report shows failed, and their counterexamples. */
+function fuzzFailures(report: Report | undefined): { failed: string[]; counterexamples: Array<Counterexample & { rule: string; seen?: string }> } {
+  const rules = (report?.rules ?? []).filter((rule) => FUZZ_RULES.includes(rule.id));
+  return {
+    failed: rules.filter((rule) => rule.status === 'failed').map((rule) => rule.id).sort(),
+    counterexamples: rules.flatMap((rule) => rule.evidence.flatMap((evidence) => (evidence.counterexample ? [{ rule: rule.id, seen: evidence.seen, ...evidence.counterexample }] : []))),
+  };
+}
+
+describe('the CLI, fuzzing the reference server', () => {
+  it('passes the conforming server at the default run counts, with the seed printed and in report.json', async () => {
+    const run = await withChildSlot(() => certify({}, ['--only', 'fuzzing']));
+    expect(run.code, run.stdout).toBe(0);
+    expect(ruleIds(run.report, 'passed')).toEqual(FUZZ_RULES);
+    const seed = run.report!.options.seed as number;
+    expect(Number.isInteger(seed)).toBe(true);
+    expect(run.stdout).toContain(`seed ${seed}`);
+    const fuzz01 = run.report!.rules.find((rule) => rule.id === 'FUZZ-01')!;
+    expect(fuzz01.requests).toBe(DEFAULT_OPTIONS.fuzzRuns);
+  }, CLI_TEST_TIMEOUT_MS);
+
+  it('passes the conforming server at ten times the default run counts', async () => {
+    const runs = ['--fuzz-runs', String(10 * DEFAULT_OPTIONS.fuzzRuns), '--fuzz-valid-runs', String(10 * DEFAULT_OPTIONS.fuzzValidRuns)];
+    const run = await withChildSlot(() => certify(NO_LIMIT, ['--only', 'fuzzing', ...runs]));
+    expect(run.code, run.stdout).toBe(0);
+    expect(ruleIds(run.report, 'passed')).toEqual(FUZZ_RULES);
+    expect(run.report!.created.count).toBe(10 * DEFAULT_OPTIONS.fuzzValidRuns);
+  }, CLI_TEST_TIMEOUT_MS);
+
+  it('skips FUZZ-02 with --read-only and creates nothing', async () => {
+    const run = await withChildSlot(() => certify({}, ['--only', 'fuzzing', '--read-only']));
+    const status = (id: string) => run.report?.rules.find((rule) => rule.id === id)?.status;
+    expect([status('FUZZ-01'), status('FUZZ-02')]).toEqual(['passed', 'skipped']);
+    expect(run.report!.created.count).toBe(0);
+  }, CLI_TEST_TIMEOUT_MS);
+
+  // The seed is random by default: each defect is caught under whatever seed this run draws.
+  for (const defect of DEFECTS.filter((candidate) => candidate.rules.some((rule) => FUZZ_RULES.includes(rule)))) {
+    const expected = defect.rules.filter((rule) => FUZZ_RULES.includes(rule)).sort();
+    it(`catches ${defect.id} (${defect.description}) by ${expected.join(', ')} with a shrunk, replayable counterexample`, async () => {
+      const run = await withChildSlot(() => certify({ defects: [defect.id] }, ['--only', 'fuzzing']));
+      const seed = run.report?.options.seed as number;
+      const { failed, counterexamples } = fuzzFailures(run.report);
+      expect(failed, `seed ${seed}\n${run.stdout}`).toEqual(expected);
+      for (const example of counterexamples) {
+        console.log(`${defect.id} → ${example.rule}, seed ${example.seed}: ${example.mutation}\n  body sent: ${example.body}\n  seen:      ${example.seen}\n  replay:    ${example.replay}`);
+        expect(example.seed).toBe(seed);
+        expect(example.replay).toContain(`--seed ${seed}`);
+      }
+      expect(new Set(counterexamples.map((example) => example.rule))).toEqual(new Set(expected));
+      expect(run.stdout).toContain('replay: npx petstore-conformance');
+    }, CLI_TEST_TIMEOUT_MS);
+  }
+});
+
+/** A reference server that keeps every createPet body it receives, in order. */
+function recordingServer(defects: DefectId[]) {
+  const bodies: string[] = [];
+  let app: FastifyInstance;
+  let url = '';
+  beforeAll(async () => {
+    app = createReferenceApp({ apiKeys: [KEY], defects, ...NO_LIMIT });
+    app.addHook('preHandler', async (request) => {
+      if (request.method === 'POST') bodies.push(String(request.body ?? ''));
+    });
+    await app.listen({ host: '127.0.0.1', port: 0 });
+    url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}/v1`;
+  });
+  afterAll(() => app.close());
+  return {
+    /** Runs the CLI and returns the bodies it sent, with the run ID (part of every name) made neutral. */
+    async run(args: string[]): Promise<{ bodies: string[]; report?: Report }> {
+      const from = bodies.length;
+      const run = await withChildSlot(() => runCli(['--base-url', url, ...args], { env: { PETSTORE_API_KEY: KEY } }));
+      const runId = run.report?.runId ?? 'no-report';
+      return { bodies: bodies.slice(from).map((body) => body.replaceAll(runId, '<runId>')), report: run.report };
+    },
+  };
+}
+
+describe('runs sent together', () => {
+  const arbitrary = fc.integer({ min: 0, max: 10_000 });
+  const probe = async (value: number) => {
+    // Answers arrive out of order, as from a target far away.
+    await new Promise((resolve) => setTimeout(resolve, value % 7));
+    if (value > 3_000) throw RuleViolation.of({ what: String(value), expected: "at most 3000", seen: "too large" });
+  };
+
+  it('are the values a one-at-a-time property run tries, in its order', async () => {
+    const tried: number[] = [];
+    await fc.check(fc.asyncProperty(arbitrary, async (value) => {
+      tried.push(value);
+      return true;
+    }), { seed: 99, numRuns: 40 });
+    expect(generatedValues(arbitrary, 99, 40)).toEqual(tried);
+  });
+
+  it('shrink to the counterexample a one-at-a-time run finds, and send every run once', async () => {
+    const sent: number[] = [];
+    const failure = await fuzzForViolation(arbitrary, { seed: 7, runs: 40, maxShrinks: 1_000 }, async (value) => {
+      sent.push(value);
+      await probe(value);
+    });
+    const sequential = await fc.check(fc.asyncProperty(arbitrary, async (value) => {
+      await probe(value);
+    }), { seed: 7, numRuns: 40 });
+    expect(failure?.value).toBe(3_001);
+    expect(failure?.value).toBe(sequential.counterexample?.[0]);
+    expect(failure?.path).toBe(sequential.counterexamplePath);
+    expect([...sent.slice(0, 40)].sort()).toEqual([...generatedValues(arbitrary, 7, 40)].sort());
+  });
+});
+
+describe('replaying a seed', () => {
+  // A defect, so that shrinking (whose steps depend on the answers) is part of what must repeat.
+  const server = recordingServer(['create-status-unchecked']);
+
+  // Bodies go out together and arrive in any order: what must repeat is the multiset, so they are compared sorted.
+  const sorted = (bodies: string[]) => [...bodies].sort();
+  const neutral = (text: string, report?: Report) => text.replaceAll(report?.runId ?? '', '<runId>');
+
+  it('sends the same bodies for the same --seed, other bodies for another, and the replay line finds the same counterexample', async () => {
+    const first = await server.run(['--only', 'fuzzing', '--seed', '1234']);
+    const second = await server.run(['--only', 'fuzzing', '--seed', '1234']);
+    const other = await server.run(['--only', 'fuzzing', '--seed', '1235']);
+    expect(first.bodies.length).toBeGreaterThan(DEFAULT_OPTIONS.fuzzRuns);
+    expect(sorted(second.bodies)).toEqual(sorted(first.bodies));
+    expect(sorted(other.bodies)).not.toEqual(sorted(first.bodies));
+    expect(neutral(fuzzFailures(second.report).counterexamples[0]!.body, second.report)).toBe(neutral(fuzzFailures(first.report).counterexamples[0]!.body, first.report));
+
+    const [example] = fuzzFailures(first.report).counterexamples;
+    expect(example?.replay).toBeDefined();
+    const replayArgs = example!.replay.split(' ').slice(2);
+    const replayed = await server.run(replayArgs);
+    const [again] = fuzzFailures(replayed.report).counterexamples;
+    expect(neutral(again!.body, replayed.report)).toBe(neutral(example!.body, first.report));
+  }, CLI_TEST_TIMEOUT_MS);
+
+  it('sends the same bodies and shrinks to the same counterexample one request at a time as with several in flight', async () => {
+    const together = await server.run(['--only', 'fuzzing', '--seed', '4321']);
+    const oneByOne = await server.run(['--only', 'fuzzing', '--seed', '4321', '--concurrency', '1']);
+    expect(sorted(oneByOne.bodies)).toEqual(sorted(together.bodies));
+    // Shrinking takes one answer at a time, in either run: it ends on the same body.
+    const failure = (run: { report?: Report }) => fuzzFailures(run.report).counterexamples.map((example) => ({ ...example, body: neutral(example.body, run.report) }));
+    expect(failure(oneByOne).map(({ rule, mutation, body, seed }) => ({ rule, mutation, body, seed })))
+      .toEqual(failure(together).map(({ rule, mutation, body, seed }) => ({ rule, mutation, body, seed })));
+    expect(failure(together).length).toBeGreaterThan(0);
+  }, CLI_TEST_TIMEOUT_MS);
+});

@@ -1,0 +1,132 @@
+// Unreachable or broken transport. A target that cannot be reached at all (refused, no such host, a
+// certificate it cannot prove) ends the run at the preflight with exit 3 and one line of cause, before
+// any report. A target that breaks once the run is under way leaves errored checks naming the cause,
+// and the run still ends with its reports.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startReferenceServer, type RunningReferenceServer } from '../../server/reference-server.js';
+import type { CliRun } from '../support/cli.js';
+import { expectKeyNowhere, HOSTILE_KEY, ruleOf, rulesRun, runAgainst } from '../support/hostile-run.js';
+import {
+  resetMidResponse, selfSignedCertificate, sendJson, startHttpServer, startTcpServer, startTlsFront, unusedPort, type LoopbackServer,
+} from '../support/hostile-servers.js';
+
+/**
+ * How a connection broken mid-response reads: the OS may report the reset itself, or undici a socket
+ * closed early, depending on whether the reset lands before or during the body read.
+ */
+const BROKEN_CONNECTION = /(connection reset by the server|the server closed the connection before the response was complete)/;
+
+/** Exit 3: one line naming the target and the cause, no report (nothing could be judged). */
+function expectUnreachable(run: CliRun, cause: RegExp): void {
+  expect(run.code, run.stderr).toBe(3);
+  const lines = run.stderr.split('\n').filter((line) => line.length > 0);
+  expect(lines).toHaveLength(1);
+  expect(lines[0]).toMatch(/^petstore-conformance: cannot reach https?:\/\/[^ ]+: /);
+  expect(lines[0]).toMatch(cause);
+  expect(run.report).toBeUndefined();
+  expectKeyNowhere(run);
+}
+
+describe('a target that cannot be reached at all', () => {
+  it('refusing connections exits 3 and asks whether the server runs on that port', async () => {
+    const run = await runAgainst(`http://127.0.0.1:${await unusedPort()}/v1`, ['--timeout', '2000']);
+    expectUnreachable(run, /connection refused \(is the server running, and on that port\?\)/);
+  });
+
+  it('under a host name that does not resolve exits 3 and says so', async () => {
+    // .invalid is reserved (RFC 2606): the name resolves nowhere, so nothing leaves the machine.
+    const run = await runAgainst('http://petstore.invalid/v1', ['--timeout', '2000']);
+    expectUnreachable(run, /cannot reach http:\/\/petstore\.invalid: the host name does not resolve/);
+  });
+});
+
+describe('TLS', () => {
+  const certificate = selfSignedCertificate();
+  const caFile = join(mkdtempSync(join(tmpdir(), 'petstore-hostile-tls-')), 'ca.pem');
+  writeFileSync(caFile, certificate.cert);
+  let reference: RunningReferenceServer;
+  let front: LoopbackServer;
+
+  beforeAll(async () => {
+    reference = await startReferenceServer({ apiKeys: [HOSTILE_KEY] });
+    front = await startTlsFront(certificate, Number(new URL(reference.url).port));
+  });
+
+  afterAll(async () => {
+    await front.close();
+    await reference.close();
+  });
+
+  it('with a self-signed certificate exits 3, names the cause and the option that trusts it', async () => {
+    const run = await runAgainst(front.baseUrl, ['--only', 'LIST-01', '--timeout', '2000']);
+    expectUnreachable(run, /the TLS certificate is not trusted \(DEPTH_ZERO_SELF_SIGNED_CERT\); trust its CA with --ca-file <pem>/);
+  });
+
+  it('with --ca-file naming that certificate is reached and judged', async () => {
+    const run = await runAgainst(front.baseUrl, ['--only', 'LIST-01', '--timeout', '2000', '--ca-file', caFile]);
+    expect(run.code, run.stderr).toBe(0);
+    expect(ruleOf(run, 'LIST-01').status).toBe('passed');
+    expect(run.stderr).toBe('');
+    expectKeyNowhere(run);
+  });
+
+  it('asked of a plain http server exits 3 and suggests http://', async () => {
+    const run = await runAgainst(reference.url.replace(/^http:/, 'https:'), ['--only', 'LIST-01', '--timeout', '2000']);
+    expectUnreachable(run, /the TLS handshake failed: the target answers without TLS \(is it plain http:\/\/\?\)/);
+  });
+});
+
+describe('a target that breaks after the preflight', () => {
+  let target: LoopbackServer | undefined;
+
+  afterAll(async () => {
+    await target?.close();
+  });
+
+  it('resetting every connection mid-response leaves errored checks naming the broken connection, and the reports', async () => {
+    target = await startHttpServer((_request, response) => resetMidResponse(response));
+    const run = await runAgainst(target.baseUrl, ['--only', 'listing', '--timeout', '2000']);
+    expect(run.code, run.stderr).toBe(1);
+    expect(run.report?.verdict).toBe('not-certified');
+    const list01 = ruleOf(run, 'LIST-01');
+    expect(list01.status).toBe('errored');
+    expect(list01.message).toMatch(new RegExp(`^TransportError: ${BROKEN_CONNECTION.source}$`));
+    // The evidence still shows the request that met the reset, and how to send it again.
+    expect(list01.evidence[0]?.exchanges[0]?.curl).toContain('"Authorization: Bearer $PETSTORE_API_KEY"');
+    expect(rulesRun(run).every((rule) => rule.status === 'errored')).toBe(true);
+    expect(run.stdout).toMatch(new RegExp(`ERR {2}LIST-01 .*\\n\\s+TransportError: ${BROKEN_CONNECTION.source}`));
+    expectKeyNowhere(run);
+    await target.close();
+    target = undefined;
+  });
+
+  it('answering with something other than HTTP (an SSH banner) errors the checks, saying the answer is not HTTP', async () => {
+    target = await startTcpServer('http', (socket) => socket.end('SSH-2.0-OpenSSH_9.6\r\n'));
+    const run = await runAgainst(target.baseUrl, ['--only', 'listing', '--timeout', '2000']);
+    expect(run.code, run.stderr).toBe(1);
+    expect(ruleOf(run, 'LIST-01').message).toBe('TransportError: the answer is not HTTP/1.1 (Response does not match the HTTP/1.1 protocol '
+      + '(Expected HTTP/, RTSP/ or ICE/)); is this an https:// or a non-HTTP port?');
+    expectKeyNowhere(run);
+    await target.close();
+    target = undefined;
+  });
+
+  it('answering a few requests and then resetting passes what was judged and errors the rest, with reports', async () => {
+    const answered = 2;
+    target = await startHttpServer((_request, response, index) => {
+      if (index < answered) sendJson(response, 200, [{ id: 1, name: 'Rex', categoryId: 1, status: 'available' }]);
+      else resetMidResponse(response);
+    });
+    const run = await runAgainst(target.baseUrl, ['--only', 'listing', '--timeout', '2000']);
+    expect(run.code, run.stderr).toBe(1);
+    expect(ruleOf(run, 'LIST-01').status).toBe('passed');
+    const broken = rulesRun(run).filter((rule) => rule.status === 'errored');
+    expect(broken.length).toBeGreaterThan(0);
+    for (const rule of broken) expect(rule.message).toMatch(BROKEN_CONNECTION);
+    expect(run.report?.requests.total).toBeGreaterThan(answered);
+    expectKeyNowhere(run);
+  });
+});

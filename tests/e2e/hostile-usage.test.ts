@@ -1,0 +1,128 @@
+// Bad usage: every mistake a person can make on the command line is one line naming the problem and
+// its fix, exit code 2, no report, and nothing sent: a recording server at the would-be target sees
+// no connection at all, not even the reachability preflight.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runCli, type CliRun } from '../support/cli.js';
+import { expectKeyNowhere, HOSTILE_KEY, runAgainst } from '../support/hostile-run.js';
+import { sendJson, startHttpServer, type LoopbackServer } from '../support/hostile-servers.js';
+
+let target: LoopbackServer;
+const scratch = mkdtempSync(join(tmpdir(), 'petstore-hostile-usage-'));
+const aFile = join(scratch, 'a-file');
+writeFileSync(aFile, 'not a folder, and not a certificate either\n');
+
+beforeAll(async () => {
+  target = await startHttpServer((_request, response) => sendJson(response, 200, []));
+});
+
+afterAll(async () => {
+  await target.close();
+});
+
+/** The whole of a usage error: exit 2, one line on stderr, nothing on stdout, no report, no connection. */
+function expectUsageError(run: CliRun, message: RegExp): void {
+  expect(run.code, run.stderr).toBe(2);
+  const lines = run.stderr.split('\n').filter((line) => line.length > 0);
+  expect(lines).toHaveLength(1);
+  expect(lines[0]).toMatch(/^petstore-conformance: /);
+  expect(lines[0]).toMatch(message);
+  expect(run.stdout).toBe('');
+  expect(run.report).toBeUndefined();
+  expect(target.connections, 'connections the target accepted').toBe(0);
+  expectKeyNowhere(run);
+}
+
+describe('a malformed --base-url', () => {
+  it('without a scheme is answered with the full address to give', async () => {
+    const run = await runAgainst(`127.0.0.1:${target.port}/v1`);
+    expectUsageError(run, /--base-url "127\.0\.0\.1:\d+\/v1" is not a URL; give the full address, e\.g\. https:\/\//);
+  });
+
+  it('that a URL parser reads as a scheme of its own (localhost:8080) is told to add http:// or https://', async () => {
+    const run = await runAgainst(`localhost:${target.port}/v1`);
+    expectUsageError(run, new RegExp(`--base-url "localhost:${target.port}/v1" has no http:// or https:// in front; give the full address, e\\.g\\. http://localhost:${target.port}/v1`));
+  });
+
+  it('with a scheme other than http or https names the scheme and the two allowed', async () => {
+    const run = await runAgainst(`ftp://127.0.0.1:${target.port}/v1`);
+    expectUsageError(run, /--base-url must use http or https, not ftp/);
+  });
+});
+
+describe('a missing or misplaced key', () => {
+  it('is answered with both ways to give one when neither --api-key nor PETSTORE_API_KEY is set', async () => {
+    const run = await runCli(['--base-url', target.baseUrl]);
+    expectUsageError(run, /no API key: set PETSTORE_API_KEY \(recommended\) or pass --api-key/);
+  });
+
+  it('is redacted when the key is given where the URL belongs', async () => {
+    const run = await runAgainst(HOSTILE_KEY);
+    expectUsageError(run, /--base-url "\$PETSTORE_API_KEY" is not a URL/);
+  });
+
+  it('is not echoed when a misspelt option carries it after "="', async () => {
+    const run = await runCli(['--base-url', target.baseUrl, `--api_key=${HOSTILE_KEY}`]);
+    expectUsageError(run, /unknown option '--api_key=…'.*--help/);
+  });
+});
+
+describe('unknown names', () => {
+  it('an unknown option is one line with commander\'s suggestion and the pointer to --help', async () => {
+    const run = await runAgainst(target.baseUrl, ['--timout', '300']);
+    expectUsageError(run, /unknown option '--timout' \(Did you mean --timeout\?\) \(see --help\)/);
+  });
+
+  it.each([
+    ['--only', 'LIST-99'],
+    ['--skip', 'listings'],
+  ])('an unknown rule ID or area in %s names it and points to --list', async (option, name) => {
+    const run = await runAgainst(target.baseUrl, [option, `listing,${name}`]);
+    expectUsageError(run, new RegExp(`unknown rule ID or area in --only/--skip: ${name} \\(list them with --list\\)`));
+  });
+});
+
+describe('files the run cannot use', () => {
+  it('a report dir that cannot be created names it and --report-dir', async () => {
+    const run = await runAgainst(target.baseUrl, ['--report-dir', join(aFile, 'reports')]);
+    expectUsageError(run, /cannot write reports to .*a-file\/reports: choose a writable folder with --report-dir/);
+  });
+
+  it('a --ca-file that does not exist is named, before any connection', async () => {
+    const run = await runAgainst(`https://127.0.0.1:${target.port}/v1`, ['--ca-file', join(scratch, 'missing.pem')]);
+    expectUsageError(run, /cannot read --ca-file .*missing\.pem \(no such file\): give the PEM file of the CA that signed the target's certificate/);
+  });
+
+  it('a --ca-file that holds no PEM certificate is named', async () => {
+    const run = await runAgainst(`https://127.0.0.1:${target.port}/v1`, ['--ca-file', aFile]);
+    expectUsageError(run, /--ca-file .*a-file holds no PEM certificate \(-----BEGIN CERTIFICATE-----\)/);
+  });
+});
+
+describe('out-of-range numbers', () => {
+  it.each([
+    ['--timeout', '0', 'an integer from 100 to 600000'],
+    ['--timeout', '10s', 'an integer from 100 to 600000'],
+    ['--max-requests', '0', 'an integer from 1 to 10000000'],
+    ['--concurrency', '65', 'an integer from 1 to 64'],
+    ['--rate-limit-reserve', '-1', 'an integer from 0 to 1000'],
+    ['--rate-limit-budget', '1.5', 'an integer from 0 to 1000000'],
+    ['--seed', '2147483648', 'an integer from 0 to 2147483647'],
+    ['--fuzz-runs', '1e3', 'an integer from 0 to 100000'],
+    ['--fuzz-valid-runs', '10001', 'an integer from 0 to 10000'],
+    ['--max-response-bytes', '10', 'an integer from 1024 to 1073741824'],
+  ])('%s %s names the option, the value and the range', async (option, value, range) => {
+    const run = await runAgainst(target.baseUrl, [option, value]);
+    expectUsageError(run, new RegExp(`option '${option} <\\w+>' argument '${value.replace('.', '\\.')}' is invalid\\. ${option} must be ${range}\\.`));
+  });
+});
+
+it('the recording target does see a run with valid options, so the zero counts above mean something', async () => {
+  const run = await runAgainst(target.baseUrl, ['--only', 'LIST-01', '--timeout', '2000']);
+  expect(run.code, run.stderr).toBe(0);
+  expect(target.connections).toBeGreaterThan(0);
+  expect(target.requests.map((request) => `${request.method} ${request.url}`)).toContain('GET /v1/pets');
+  expectKeyNowhere(run);
+});

@@ -1,0 +1,101 @@
+// Rate limits end to end: the CLI against reference servers with scaled windows (60 requests per 2.5 s
+// stands for the Free plan's 60 a minute), so that pacing, the 429 probe and Retry-After are exercised
+// in seconds. Run by hand:  npm run build && npx vitest run tests/e2e/ratelimit.test.ts
+import { describe, expect, it } from 'vitest';
+import type { Report } from '../../cli/report.js';
+import { defectById, DEFECTS } from '../../server/defects.js';
+import type { ReferenceServerOptions } from '../../server/options.js';
+import { certify } from '../support/cli.js';
+import { brokenRules, diffAgainst, formatDiff, isCaught, outputTail, withChildSlot } from '../support/harness.js';
+
+const RATE_DEFECTS = DEFECTS.filter((defect) => defect.area === 'ratelimit');
+// Small enough that the probe costs a few dozen requests, short enough that Retry-After is a second or two.
+const SMALL_WINDOW: ReferenceServerOptions = { rateLimit: { limit: 30, windowMs: 1_500 } };
+const TIMEOUT_MS = 5 * 60_000;
+
+function statusOf(report: Report | undefined, id: string): string | undefined {
+  return report?.rules.find((rule) => rule.id === id)?.status;
+}
+
+describe('each rate-limit defect fails exactly the rules it names', () => {
+  for (const defect of RATE_DEFECTS) {
+    it(`${defect.id} fails ${defect.rules.join(', ')}`, async () => {
+      const args = ['--only', 'ratelimit', '--strict', ...(defectById(defect.id).cliArgs ?? [])];
+      const run = await withChildSlot(() => certify({ defects: [defect.id], ...SMALL_WINDOW }, args));
+      if (run.report === undefined) expect.fail(`the run exited ${run.code} without report.json\n${outputTail(run)}`);
+      const diff = diffAgainst(defect.rules, run.report);
+      if (!isCaught(diff)) expect.fail(formatDiff(`defect ${defect.id} (${defect.description})`, diff));
+      expect(run.code).toBe(1);
+    }, TIMEOUT_MS);
+  }
+});
+
+describe('conforming rate limiting', () => {
+  it('passes a server that sends Retry-After as an HTTP-date, and recovers after it', async () => {
+    const run = await withChildSlot(() => certify({ variants: ['retry-after-http-date'], ...SMALL_WINDOW }, ['--only', 'ratelimit', '--strict', '--verify-recovery']));
+    expect(brokenRules(run.report).map((rule) => `${rule.id} ${rule.status}: ${rule.message}`)).toEqual([]);
+    expect(statusOf(run.report, 'RATE-11')).toBe('passed');
+    expect(run.report?.rules.find((rule) => rule.id === 'RATE-12')?.observations.join()).toMatch(/GMT" \(http-date\)/);
+    expect(run.code).toBe(0);
+  }, TIMEOUT_MS);
+
+  // Windows that move (a sliding log) and counts that skip errors: Reset and Remaining behave unlike a fixed
+  // window's, and neither the step checks nor the probe nor the wait for Retry-After may take that for a fault.
+  for (const variant of ['sliding-window', 'errors-not-counted'] as const) {
+    it(`passes the ${variant} variant and recovers after Retry-After`, async () => {
+      const run = await withChildSlot(() => certify({ variants: [variant], ...SMALL_WINDOW }, ['--only', 'ratelimit', '--strict', '--verify-recovery']));
+      if (run.report === undefined) expect.fail(`the run exited ${run.code} without report.json\n${outputTail(run)}`);
+      expect(brokenRules(run.report).map((rule) => `${rule.id} ${rule.status}: ${rule.message}`)).toEqual([]);
+      for (const id of ['RATE-04', 'RATE-07', 'RATE-11']) expect(statusOf(run.report, id), id).toBe('passed');
+      expect(run.code).toBe(0);
+    }, TIMEOUT_MS);
+  }
+
+  it('certifies the reference server at 60 requests a window with no unplanned 429, saying on the terminal when it waits', async () => {
+    const run = await withChildSlot(() => certify({ rateLimit: { limit: 60, windowMs: 2_500 } }, ['--strict', '--verify-recovery'], { timeoutMs: TIMEOUT_MS }));
+    if (run.report === undefined) expect.fail(`the run exited ${run.code} without report.json\n${outputTail(run)}`);
+    expect(brokenRules(run.report).map((rule) => `${rule.id} ${rule.status}: ${rule.message}`)).toEqual([]);
+    expect({ code: run.code, verdict: run.report.verdict }).toEqual({ code: 0, verdict: 'certified' });
+    // The probe's 429 is the first of its window; any other would have been a 429 the pacing let happen.
+    expect(run.server.stats().unplanned429).toBe(0);
+    expect(statusOf(run.report, 'RATE-07')).toBe('passed');
+    expect(statusOf(run.report, 'RATE-11')).toBe('passed');
+    expect(run.stdout).toMatch(/… waiting \d+\.\d s for the rate limit \(API key\): X-RateLimit-Remaining \d+ of 60, 2 kept in reserve/);
+    expect(run.stdout).toMatch(/… waiting \d+\.\d s for the rate limit \(API key\): answered 429, Retry-After: \d+/);
+    // Every wait is totalled on the summary line, so a slow run says where its time went.
+    expect(run.stdout).toMatch(/\n  \d+ requests, \d+ pets? created, \d+\.\d s, \d+ rate-limit waits? \(\d+\.\d s\)\n/);
+    expect(run.report.rateLimitWaits?.count).toBeGreaterThan(0);
+    console.log(`60 per 2.5 s: ${run.report.requests.total} requests in ${(run.report.durationMs / 1000).toFixed(1)} s`);
+  }, TIMEOUT_MS);
+
+  it('never gets its key banned by a server that bans keys which send on during a 429', async () => {
+    const run = await withChildSlot(() => certify({ variants: ['ban-after-429'], rateLimit: { limit: 20, windowMs: 1_000 } }, ['--verify-recovery'], { timeoutMs: TIMEOUT_MS }));
+    if (run.report === undefined) expect.fail(`the run exited ${run.code} without report.json\n${outputTail(run)}`);
+    expect(run.server.stats().bannedKeys).toEqual([]);
+    expect(run.server.stats().unplanned429).toBe(0);
+    expect(brokenRules(run.report).map((rule) => `${rule.id} ${rule.status}: ${rule.message}`)).toEqual([]);
+    expect(run.report.verdict).toBe('certified');
+  }, TIMEOUT_MS);
+});
+
+describe('the probe within its budgets', () => {
+  it('is skipped, naming --rate-limit-budget, when exceeding the window would take more requests than allowed', async () => {
+    const run = await withChildSlot(() => certify({ rateLimit: { limit: 1000, windowMs: 60_000 } }, ['--only', 'ratelimit', '--rate-limit-budget', '500']));
+    const probe = run.report?.rules.find((rule) => rule.id === 'RATE-07');
+    expect(probe?.status).toBe('skipped');
+    expect(probe?.message).toMatch(/more than --rate-limit-budget 500 allows; run with --rate-limit-budget \d+ or more/);
+    expect(run.server.stats().requests).toBeLessThan(10);
+    for (const id of ['RATE-08', 'RATE-09', 'RATE-10']) expect(statusOf(run.report, id)).toBe('skipped');
+  }, TIMEOUT_MS);
+
+  it('stops the run cleanly when --max-requests is spent, reporting the rules left as skipped', async () => {
+    const run = await withChildSlot(() => certify({}, ['--max-requests', '30']));
+    if (run.report === undefined) expect.fail(`the run exited ${run.code} without report.json\n${outputTail(run)}`);
+    expect(run.server.stats().requests).toBe(30);
+    expect(run.report.suiteErrors).toEqual([]);
+    expect(brokenRules(run.report).map((rule) => `${rule.id} ${rule.status}: ${rule.message}`)).toEqual([]);
+    expect(run.report.verdict).toBe('incomplete');
+    expect(run.report.rules.filter((rule) => rule.status === 'skipped' && /--max-requests/.test(rule.message ?? '')).length).toBeGreaterThan(10);
+    expect(run.stdout.match(/request budget of 30 \(--max-requests\) spent/g)).toHaveLength(1);
+  }, TIMEOUT_MS);
+});

@@ -1,0 +1,33 @@
+// Pipelines run in parallel with one key: two certifications at once against one target share its
+// rate-limit window. Each paces by the X-RateLimit-* headers it is answered, so each sees the other's
+// requests as a faster-falling Remaining and waits for the next window instead of tripping 429s; the
+// server bans a key that keeps sending while it is answered 429, so a careless client would be caught.
+import { describe, expect, it } from 'vitest';
+import { startReferenceServer } from '../../server/reference-server.js';
+import { runCli } from '../support/cli.js';
+import { brokenRules, outputTail } from '../support/harness.js';
+
+describe('two runs at once with one key', () => {
+  it('are both certified on the Pro plan (300 a minute), and the key is never banned', async () => {
+    const server = await startReferenceServer({ apiKeys: ['shared-key-3f7a'], variants: ['ban-after-429'], rateLimit: { limit: 300, windowMs: 60_000 } });
+    try {
+      const env = { PETSTORE_API_KEY: server.apiKey };
+      // No child slot: the two runs spend their time waiting for windows, and must overlap to mean anything.
+      const runs = await Promise.all([1, 2].map(() => runCli(['--base-url', server.url, '--strict'], { env, timeoutMs: 8 * 60_000 })));
+      for (const run of runs) {
+        if (run.report === undefined) expect.fail(`a run exited ${run.code} without report.json\n${outputTail(run)}`);
+        expect(brokenRules(run.report).map((rule) => `${rule.id} ${rule.status}: ${rule.message?.split('\n')[0]}`)).toEqual([]);
+        expect({ code: run.code, verdict: run.report.verdict }).toEqual({ code: 0, verdict: 'certified' });
+      }
+      const [first, second] = runs.map((run) => run.report!);
+      expect(Date.parse(first!.startedAt)).toBeLessThan(Date.parse(second!.finishedAt));
+      expect(Date.parse(second!.startedAt)).toBeLessThan(Date.parse(first!.finishedAt));
+      const stats = server.stats();
+      console.log(`two runs, one key, 300 a minute: ${runs.map((run) => `${(run.report!.durationMs / 1000).toFixed(0)} s`).join(' and ')}, `
+        + `${stats.requests} requests, ${stats.unplanned429} 429s after the first of a window`);
+      expect(stats.bannedKeys).toEqual([]);
+    } finally {
+      await server.close();
+    }
+  }, 10 * 60_000);
+});

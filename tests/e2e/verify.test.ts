@@ -1,0 +1,158 @@
+import { execFile } from 'node:child_process';
+import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Har } from 'har-format';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { parseJson, stringifyJson } from '../../helpers/json.js';
+import { packagePath } from '../../helpers/package-root.js';
+import type { Report } from '../../cli/report.js';
+import type { Manifest } from '../../cli/reports/manifest.js';
+import { sha256Of } from '../../cli/reports/manifest.js';
+import { certify, type CliRun } from '../support/cli.js';
+import { withChildSlot } from '../support/harness.js';
+
+// A run may first wait for one of the machine's child slots, held by other test files.
+const SLOT_WAIT_MS = 6 * 60_000;
+
+/** `petstore-conformance verify <dir>` as a reader runs it: a child process with no key and no target. */
+function verify(dir: string): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    execFile(process.execPath, [packagePath('dist', 'cli', 'main.js'), 'verify', dir], { env: { PATH: process.env.PATH ?? '' }, timeout: 120_000, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
+      if (error && typeof error.code !== 'number') return reject(error);
+      resolve({ code: error ? (error.code as number) : 0, stdout, stderr });
+    });
+  });
+}
+
+/** A copy of the report folder to tamper with; the original stays as the run wrote it. */
+function copyOf(dir: string): string {
+  const copy = mkdtempSync(join(tmpdir(), 'petstore-tampered-'));
+  cpSync(dir, copy, { recursive: true });
+  return copy;
+}
+
+function readJson<T>(path: string): T {
+  return parseJson(readFileSync(path, 'utf8')) as unknown as T;
+}
+
+/** Rewrites a file and, as a forger would, its hash in manifest.json. */
+function forge(dir: string, file: string, text: string): void {
+  writeFileSync(join(dir, file), text);
+  const manifest = readJson<Manifest>(join(dir, 'manifest.json'));
+  for (const entry of manifest.files) if (entry.file === file) entry.sha256 = sha256Of(join(dir, file));
+  writeFileSync(join(dir, 'manifest.json'), stringifyJson(manifest, 2));
+}
+
+describe('a report folder of a run against a server that answers creates with 200', () => {
+  let run: CliRun;
+
+  beforeAll(async () => {
+    // certify() stops the server once the run ends: every verify below runs with the target gone.
+    run = await withChildSlot(() => certify({ defects: ['create-200'] }, ['--strict'], { timeoutMs: 300_000 }));
+    expect(run.report?.verdict).toBe('not-certified');
+  }, SLOT_WAIT_MS);
+
+  it('manifest.json holds the SHA-256 of every other file written, the run\'s seed, date and versions, and no key', () => {
+    const manifest = readJson<Manifest>(join(run.reportDir, 'manifest.json'));
+    expect(manifest.files.map((entry) => entry.file).sort()).toEqual(['badge.svg', 'exchanges.har', 'junit.xml', 'report.html', 'report.json', 'summary.md']);
+    for (const entry of manifest.files) expect(entry.sha256, entry.file).toBe(sha256Of(join(run.reportDir, entry.file)));
+    expect(manifest).toMatchObject({ runId: run.report!.runId, verdict: 'not-certified', seed: run.report!.options.seed, specVersion: run.report!.specVersion, tool: run.report!.tool });
+    expect(manifest.today).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    expect(manifest.runtime.node).toBe(process.version);
+    expect(manifest.options.apiKey).toBe('[redacted]');
+    expect(readFileSync(join(run.reportDir, 'manifest.json'), 'utf8')).not.toContain('test-key-4f9a1c');
+  });
+
+  it('badge.svg is well-formed SVG that says "not certified", the suite version and the date', () => {
+    const svg = readFileSync(join(run.reportDir, 'badge.svg'), 'utf8');
+    expect(svg).toMatch(/^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg" [^>]*>[\s\S]*<\/svg>\n$/);
+    // Every element opened is closed, in order: the XML is well-formed.
+    const stack: string[] = [];
+    for (const [, closing, name, selfClosing] of svg.matchAll(/<(\/?)([a-zA-Z]+)[^>]*?(\/?)>/g)) {
+      if (closing) expect(stack.pop(), `</${name}>`).toBe(name);
+      else if (!selfClosing) stack.push(name!);
+    }
+    expect(stack).toEqual([]);
+    expect(svg).toContain(`not certified · v${run.report!.tool.version} · ${run.report!.startedAt.slice(0, 10)}`);
+    expect(svg).toContain('#e05d44');
+  });
+
+  it('verify re-judges the recorded exchanges offline, the target stopped, and exits 0 with one line', async () => {
+    const verified = await verify(run.reportDir);
+    expect(verified.stderr).toBe('');
+    expect(verified.stdout).toMatch(/^verified: 6 files match manifest\.json; the \d+ recorded exchanges, re-judged offline by petstore-conformance \S+, give the same status for all \d+ rules and the verdict not-certified \(run \S+\)\n$/);
+    expect(verified.code).toBe(0);
+  }, 120_000);
+
+  it('verify refuses report.json whose verdict was edited, with or without its hash updated', async () => {
+    const edited = readFileSync(join(run.reportDir, 'report.json'), 'utf8').replace('"verdict": "not-certified"', '"verdict": "certified"');
+    const unhashed = copyOf(run.reportDir);
+    writeFileSync(join(unhashed, 'report.json'), edited);
+    const plain = await verify(unhashed);
+    expect(plain.code).toBe(1);
+    expect(plain.stderr).toMatch(/^not verified: report\.json was altered: manifest\.json gives SHA-256 [0-9a-f]{64}, the file has [0-9a-f]{64}\n$/);
+
+    const rehashed = copyOf(run.reportDir);
+    forge(rehashed, 'report.json', edited);
+    const forged = await verify(rehashed);
+    expect(forged.code).toBe(1);
+    expect(forged.stderr).toContain("not verified: report.json's verdict (certified) differs from manifest.json's (not-certified)");
+  }, 120_000);
+
+  it('verify refuses a verdict edited in both report.json and manifest.json: the re-judgment gives another', async () => {
+    const dir = copyOf(run.reportDir);
+    forge(dir, 'report.json', readFileSync(join(dir, 'report.json'), 'utf8').replace('"verdict": "not-certified"', '"verdict": "certified"'));
+    const manifest = readJson<Manifest>(join(dir, 'manifest.json'));
+    writeFileSync(join(dir, 'manifest.json'), stringifyJson({ ...manifest, verdict: 'certified' }, 2));
+    const forged = await verify(dir);
+    expect(forged.code).toBe(1);
+    expect(forged.stderr).toBe('not verified: the verdict does not follow from the recorded exchanges: report.json says certified, the rules it reports give not-certified\n');
+  }, 120_000);
+
+  it('verify refuses a recorded response altered with its hash updated: the re-judgment differs, and names the rule', async () => {
+    const dir = copyOf(run.reportDir);
+    const har = readJson<Har>(join(dir, 'exchanges.har'));
+    // The forger makes every create look like a 201, which is what CREATE-01 failed on.
+    const creates = har.log.entries.filter((entry) => entry.request.method === 'POST' && entry.response.status === 200);
+    expect(creates.length).toBeGreaterThan(0);
+    for (const entry of creates) {
+      entry.response.status = 201;
+      entry.response.statusText = 'Created';
+    }
+    forge(dir, 'exchanges.har', stringifyJson(har, 2));
+    const forged = await verify(dir);
+    expect(forged.code).toBe(1);
+    expect(forged.stderr).toMatch(/^not verified: the verdict does not follow from the recorded exchanges: CREATE-01: report\.json says failed, the recorded exchanges give passed\n$/);
+  }, 120_000);
+
+  it('verify of a run by another suite version exits 0 and lists the rules whose status the re-judgment changed', async () => {
+    const dir = copyOf(run.reportDir);
+    // As an earlier version would have written it: judged by 0.0.1, which passed CREATE-01.
+    const report = readJson<Report>(join(dir, 'report.json'));
+    const older: Report = { ...report, tool: { ...report.tool, version: '0.0.1' }, rules: report.rules.map((rule) => (rule.id === 'CREATE-01' ? { ...rule, status: 'passed' } : rule)) };
+    forge(dir, 'report.json', stringifyJson(older, 2));
+    const manifest = readJson<Manifest>(join(dir, 'manifest.json'));
+    writeFileSync(join(dir, 'manifest.json'), stringifyJson({ ...manifest, tool: older.tool }, 2));
+    const upgraded = await verify(dir);
+    expect(upgraded.code).toBe(0);
+    expect(upgraded.stdout).toMatch(/^ {2}CREATE-01: report\.json says passed, the recorded exchanges give failed \(.+\)\nverified: 6 files match manifest\.json; re-judged offline with petstore-conformance \S+ \(the run used 0\.0\.1\): 1 rule\(s\) changed, verdict not-certified \(recorded not-certified\)\n$/);
+  }, 120_000);
+
+  it('verify refuses a recorded response altered without its hash updated, naming the file', async () => {
+    const dir = copyOf(run.reportDir);
+    writeFileSync(join(dir, 'exchanges.har'), readFileSync(join(dir, 'exchanges.har'), 'utf8').replace('"status": 200', '"status": 201'));
+    const altered = await verify(dir);
+    expect(altered.code).toBe(1);
+    expect(altered.stderr).toMatch(/^not verified: exchanges\.har was altered: /);
+  }, 120_000);
+});
+
+describe('verify, used wrongly', () => {
+  it('a folder without manifest.json is a usage error (exit 2) that says what to give', async () => {
+    const empty = mkdtempSync(join(tmpdir(), 'petstore-empty-'));
+    const result = await verify(empty);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe(`petstore-conformance: ${empty} holds no manifest.json: give the folder a run wrote its reports to (--report-dir)\n`);
+  });
+});

@@ -1,0 +1,61 @@
+// The mutation harness: every defect switch of the reference server must be caught by a full
+// certification, and by exactly the rules the defect names. This is what proves each check can fail.
+//
+// One defect by hand:  npm run build && npx vitest run tests/mutation/mutation.test.ts -t list-limit-ignored
+import { afterAll, describe, it } from 'vitest';
+import { defectById, DEFECTS, type DefectSpec } from '../../server/defects.js';
+import type { CliRun } from '../support/cli.js';
+import { certifyInProcess } from '../support/in-process.js';
+import { diffAgainst, formatDiff, harnessPlan, isCaught, outputTail, timedInChildSlot, type RuleDiff } from '../support/harness.js';
+
+// --strict makes a SHOULD failure turn the verdict too, so exit code 1 is the user-visible proof
+// that a defect was caught whether it breaks a MUST or only a SHOULD rule.
+const CLI_ARGS = ['--strict'];
+const RUN_TIMEOUT_MS = 4 * 60_000;
+// A test also waits for a free child slot (shared with the gallery and other people's runs).
+const TEST_TIMEOUT_MS = 15 * 60_000;
+
+interface DefectOutcome {
+  caught: boolean;
+  /** Server start to server stop, slot wait excluded. */
+  wallMs: number;
+  /** The run as report.json times it: from the CLI's start to its reports, vitest start-up included. */
+  reportMs?: number;
+}
+
+const outcomes = new Map<string, DefectOutcome>();
+const harnessStarted = performance.now();
+
+function verdictText(defect: DefectSpec, run: CliRun, diff: RuleDiff): string {
+  const title = `defect ${defect.id} (${defect.description}) names ${defect.rules.join(', ')}; the run exited ${run.code}${run.code === 1 ? '' : ' (expected 1)'}`;
+  return formatDiff(title, diff);
+}
+
+// Concurrent tests take `expect` from their own context, so each failure lands on its own test.
+describe.concurrent('every defect of the reference server is caught by exactly the rules it names', () => {
+  afterAll(() => {
+    const caught = [...outcomes.values()].filter((outcome) => outcome.caught).length;
+    const partial = outcomes.size < DEFECTS.length ? ` (${outcomes.size} of ${DEFECTS.length} defects run)` : '';
+    const runs = [...outcomes.entries()].sort(([, a], [, b]) => b.wallMs - a.wallMs);
+    const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+    const totalRunMs = runs.reduce((sum, [, outcome]) => sum + outcome.wallMs, 0);
+    const inReports = runs.reduce((sum, [, outcome]) => sum + (outcome.reportMs ?? 0), 0);
+    console.log(`mutation score: ${caught}/${outcomes.size}${partial}`);
+    console.log(`mutation harness: ${seconds(performance.now() - harnessStarted)} wall for ${runs.length} runs `
+      + `(${seconds(totalRunMs)} of runs, ${seconds(inReports)} of it inside the CLI's own timing); `
+      + `slowest: ${runs.slice(0, 5).map(([id, outcome]) => `${id} ${seconds(outcome.wallMs)}`).join(', ')}`);
+  });
+
+  for (const defect of DEFECTS) {
+    it(`${defect.id} fails ${defect.rules.join(', ')}`, async ({ expect }) => {
+      // A run that cannot even finish counts against the score before its error fails the test.
+      outcomes.set(defect.id, { caught: false, wallMs: 0 });
+      const { result: run, ms: wallMs } = await timedInChildSlot(() => certifyInProcess({ defects: [defect.id], ...harnessPlan(defectById(defect.id).options) }, [...CLI_ARGS, ...(defectById(defect.id).cliArgs ?? [])], { timeoutMs: RUN_TIMEOUT_MS }));
+      const diff = diffAgainst(defect.rules, run.report, defectById(defect.id).byChance);
+      const caught = run.report !== undefined && run.code === 1 && isCaught(diff);
+      outcomes.set(defect.id, { caught, wallMs, reportMs: run.report?.durationMs });
+      if (run.report === undefined) expect.fail(`defect ${defect.id}: the run exited ${run.code} without report.json\n${outputTail(run)}`);
+      if (!caught) expect.fail(verdictText(defect, run, diff));
+    }, TEST_TIMEOUT_MS);
+  }
+});

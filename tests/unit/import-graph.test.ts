@@ -1,0 +1,84 @@
+// An import circle makes a module's meaning depend on the order of loading, and every change to one of
+// its members a change to all: the project's modules import one another in one direction only.
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { packagePath } from '../../helpers/package-root.js';
+
+const ROOT = packagePath();
+const FOLDERS = ['cli', 'helpers', 'server', 'suites', 'bench'];
+// `import … from './x.js'`, `export … from './x.js'`, `import('./x.js')`, type-only imports included: a
+// circle of types is still a circle a reader has to hold in mind.
+const RELATIVE_IMPORT = /(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)['"](\.{1,2}\/[^'"]+)['"]/g;
+
+/** Each module of the project (path from the root) and the project modules it imports. */
+function importGraph(files: readonly string[], read: (file: string) => string): Map<string, string[]> {
+  const known = new Set(files);
+  const graph = new Map<string, string[]>();
+  for (const file of files) {
+    const imported = [...read(file).matchAll(RELATIVE_IMPORT)]
+      .map((match) => relative(ROOT, resolve(ROOT, dirname(file), match[1]!)).replace(/\.js$/, '.ts'))
+      .filter((target) => known.has(target));
+    graph.set(file, [...new Set(imported)]);
+  }
+  return graph;
+}
+
+/** The first circle found, as the modules walked (the first repeated at the end), or none. */
+function firstCycle(graph: ReadonlyMap<string, readonly string[]>): string[] | undefined {
+  const done = new Set<string>();
+  const path: string[] = [];
+  const visit = (node: string): string[] | undefined => {
+    const open = path.indexOf(node);
+    if (open !== -1) return [...path.slice(open), node];
+    if (done.has(node)) return undefined;
+    path.push(node);
+    for (const next of graph.get(node) ?? []) {
+      const cycle = visit(next);
+      if (cycle) return cycle;
+    }
+    path.pop();
+    done.add(node);
+    return undefined;
+  };
+  for (const node of [...graph.keys()].sort()) {
+    const cycle = visit(node);
+    if (cycle) return cycle;
+  }
+  return undefined;
+}
+
+function projectModules(): string[] {
+  const inFolders = FOLDERS.flatMap((folder) => readdirSync(join(ROOT, folder), { recursive: true, encoding: 'utf8' })
+    .filter((file) => file.endsWith('.ts'))
+    .map((file) => join(folder, file)));
+  return ['index.ts', ...inFolders].sort();
+}
+
+describe('the import graph', () => {
+  it('holds no circle among the project\'s modules', () => {
+    const graph = importGraph(projectModules(), (file) => readFileSync(join(ROOT, file), 'utf8'));
+    expect(graph.get('index.ts'), 'the graph reads the project\'s own imports').toContain('cli/run.ts');
+    const cycle = firstCycle(graph);
+    expect(cycle && cycle.join(' → '), 'an import circle').toBeUndefined();
+  });
+
+  it('finds a circle of three modules, type-only imports and .js specifiers included', () => {
+    const files: Record<string, string> = {
+      'cli/a.ts': "import { b } from './b.js';",
+      'cli/b.ts': "import type { C } from '../helpers/c.js';",
+      'helpers/c.ts': "export { a } from '../cli/a.js';\nimport { x } from 'vitest';",
+    };
+    const cycle = firstCycle(importGraph(Object.keys(files), (file) => files[file]!));
+    expect(cycle).toEqual(['cli/a.ts', 'cli/b.ts', 'helpers/c.ts', 'cli/a.ts']);
+  });
+
+  it('finds none where the imports go one way', () => {
+    const files: Record<string, string> = {
+      'cli/a.ts': "import { b } from './b.js';\nimport { c } from '../helpers/c.js';",
+      'cli/b.ts': "import { c } from '../helpers/c.js';",
+      'helpers/c.ts': "import { readFileSync } from 'node:fs';",
+    };
+    expect(firstCycle(importGraph(Object.keys(files), (file) => files[file]!))).toBeUndefined();
+  });
+});

@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import { toHtml, verdictReason } from '../../cli/reports/html.js';
+import { readable } from '../../cli/reports/http-text.js';
+import { HOSTILE_BODY, sampleReport } from '../support/sample-report.js';
+
+describe('report.html', () => {
+  const page = toHtml(sampleReport());
+
+  it('loads nothing from the network: no external URL in any src, href or stylesheet link', () => {
+    const tags = page.match(/<[a-z][^>]*>/gi) ?? [];
+    expect(tags.filter((tag) => /\s(?:src|href|action|srcset)\s*=\s*(?!["']?#)/i.test(tag))).toEqual([]);
+    expect(page).not.toMatch(/<link\b/i);
+    expect(page).toContain(`<meta http-equiv="Content-Security-Policy" content="default-src &#39;none&#39;`);
+  });
+
+  it('has exactly its own one <script>: markup from the server never becomes an element', () => {
+    expect(page.match(/<script\b/gi)).toHaveLength(1);
+    expect(page).not.toContain('<img');
+    expect(page).not.toContain('<b>exactly</b>');
+    expect(page).toContain('&lt;script&gt;window.__pwned=1&lt;/script&gt;');
+    expect(page).toContain('&quot;&gt;&lt;script&gt;window.__pwned=3');
+  });
+
+  it('shows control characters and bidi overrides as visible symbols', () => {
+    expect(page).not.toMatch(/[\u0007\u202e]/);
+    expect(page).toContain('[U+202E]evil\u2407');
+  });
+
+  it('masks the date header but keeps the other response headers', () => {
+    expect(page).not.toContain('Fri, 02 Jan 2026 03:04:05 GMT');
+    expect(page).toMatch(/date: ‹masked: varies per request›/);
+    expect(page).toContain('content-type: application/json');
+  });
+
+  it('shows a fuzz failure with its seed, shrunk body and replay line', () => {
+    expect(page).toContain('Fuzzing seed <strong>424242</strong>');
+    expect(page).toContain('{&quot;name&quot;:&quot;a&quot;,&quot;categoryId&quot;:&quot;1&quot;}');
+    expect(page).toContain('petstore-conformance --only FUZZ-01 --seed 424242');
+  });
+
+  it('states each verdict in words, with the reason', () => {
+    expect(toHtml(sampleReport({ verdict: 'certified' }))).toContain('<p class="verdict-word" id="verdict">Certified</p>');
+    expect(toHtml(sampleReport({ verdict: 'incomplete' }))).toContain('<p class="verdict-word" id="verdict">Incomplete</p>');
+    expect(verdictReason(sampleReport())).toBe('2 MUST rules failed.');
+    expect(verdictReason(sampleReport({ verdict: 'incomplete' }))).toMatch(/1 rule at MUST level were skipped, so this run cannot certify/);
+  });
+});
+
+describe('readable bodies', () => {
+  it('indents one-line JSON without changing a single token: int64 and 1.0 stay as sent', () => {
+    const body = '{"id":9223372036854775807,"w":1.0,"s":"a,{b}:\\"[c]","e":{},"l":[]}';
+    const shown = readable(body);
+    expect(shown).toBe('{\n  "id": 9223372036854775807,\n  "w": 1.0,\n  "s": "a,{b}:\\"[c]",\n  "e": {},\n  "l": []\n}');
+    expect(shown.replace(/\s+/g, '')).toBe(body.replace(/\s+/g, ''));
+  });
+
+  it('leaves anything that is not JSON exactly as it came', () => {
+    expect(readable(HOSTILE_BODY.slice(0, 20))).toBe(HOSTILE_BODY.slice(0, 20));
+    expect(readable('<html>oops</html>')).toBe('<html>oops</html>');
+  });
+});

@@ -1,0 +1,173 @@
+// The small helpers the suites judge with: which operation an exchange addressed, exact Pet field
+// comparison, the getPet removal date, an id no pet has, what the target has shown, LIST-11's case and how a finding is
+// worded. Plain functions, so plain tests.
+import { describe, expect, it } from 'vitest';
+import { getPetRemoved } from '../../helpers/judge/deprecation.js';
+import type { Exchange } from '../../helpers/http/exchange.js';
+import { expectStatus } from '../../helpers/judge/expect.js';
+import { parseJson } from '../../helpers/json.js';
+import { groupExchanges, operationOf } from '../../helpers/judge/operations.js';
+import { mayRefuseNewPet, petFieldDifferences } from '../../helpers/fixtures/pet-fields.js';
+import { fallbackCase, sliceRevealingCase } from '../../helpers/fixtures/filtered-page.js';
+import { RuleViolation, violationMessage } from '../../helpers/judge/outcome.js';
+import { highestKnownPetId, knownPets, knownStatusCounts, mostHeldStatus, unknownPetId, type Pet } from '../../helpers/fixtures/pets.js';
+
+const BASE = 'https://staging.example.com/v1';
+
+function exchange(method: string, path: string, status = 200, body = ''): Exchange {
+  return {
+    seq: 1,
+    request: { method, url: `${BASE}${path}`, headers: {}, auth: 'key' },
+    response: { status, headers: {}, rawBody: body, json: body ? parseJson(body) : undefined, truncated: false },
+    startedAt: '2030-01-01T00:00:00.000Z',
+    durationMs: 1,
+  };
+}
+
+describe('operationOf', () => {
+  it('names the four operations by method and path below the base URL', () => {
+    expect(operationOf(exchange('GET', '/pets?limit=1'), BASE)).toBe('listPets');
+    expect(operationOf(exchange('POST', '/pets'), BASE)).toBe('createPet');
+    expect(operationOf(exchange('GET', '/pets/9223372036854775807'), BASE)).toBe('getPet');
+    expect(operationOf(exchange('GET', '/store/orders'), BASE)).toBe('getStoreOrders');
+  });
+
+  it('names nothing outside the interface', () => {
+    expect(operationOf(exchange('DELETE', '/pets/1'), BASE)).toBeUndefined();
+    expect(operationOf(exchange('GET', '/pets/1/photos'), BASE)).toBeUndefined();
+    expect(operationOf({ ...exchange('GET', '/pets'), request: { ...exchange('GET', '/pets').request, url: 'https://staging.example.com/api/pets' } }, BASE)).toBeUndefined();
+  });
+
+  it('groups exchanges by operation and status, so one broken answer repeated reads as one finding', () => {
+    const groups = groupExchanges([exchange('POST', '/pets', 400), exchange('POST', '/pets', 400), exchange('GET', '/pets/x', 404)], BASE, true);
+    expect([...groups].map(([key, members]) => [key, members.length])).toEqual([['createPet 400', 2], ['getPet 404', 1]]);
+  });
+});
+
+describe('petFieldDifferences', () => {
+  it('compares int64 values exactly, a rounded neighbour included', () => {
+    const sent = { categoryId: 2n ** 53n + 1n };
+    expect(petFieldDifferences(sent, parseJson('{"categoryId": 9007199254740992}'), ['categoryId'])).toEqual(['categoryId: expected 9007199254740993, saw 9007199254740992']);
+    expect(petFieldDifferences(sent, parseJson('{"categoryId": 9007199254740993}'), ['categoryId'])).toEqual([]);
+  });
+
+  it('ignores fields it is not asked about (servers may add fields) and reports a missing one as absent', () => {
+    expect(petFieldDifferences({ name: 'a' }, { name: 'a', createdAt: 'now' }, ['name'])).toEqual([]);
+    expect(petFieldDifferences({ status: 'sold' }, {}, ['status'])).toEqual(['status: expected "sold", saw absent']);
+    expect(petFieldDifferences({}, { status: 'sold' }, ['status'])).toEqual(['status: expected absent, saw "sold"']);
+  });
+});
+
+describe('mayRefuseNewPet', () => {
+  it('allows a refusal only for a limit the spec leaves to the server: unknown members, a name past 255 bytes', () => {
+    expect(mayRefuseNewPet({ name: 'a', categoryId: 1, status: 'sold' })).toBeUndefined();
+    expect(mayRefuseNewPet({ name: 'a', categoryId: 1, id: 7 })).toBe('unknown member(s) id');
+    expect(mayRefuseNewPet({ name: 'x'.repeat(255), categoryId: 1 })).toBeUndefined();
+    expect(mayRefuseNewPet({ name: 'x'.repeat(256), categoryId: 1 })).toBe('a name of 256 characters');
+    // 128 two-byte characters: 256 UTF-8 bytes, a limit a server counting bytes may apply.
+    expect(mayRefuseNewPet({ name: 'ü'.repeat(128), categoryId: 1 })).toBe('a name of 128 characters');
+  });
+});
+
+describe('getPetRemoved', () => {
+  it('keeps GET /pets/{petId} due until 5 December 2030, not on or after it', () => {
+    expect(getPetRemoved('2030-12-04')).toBe(false);
+    expect(getPetRemoved('2030-12-05')).toBe(true);
+    expect(getPetRemoved('2031-01-01')).toBe(true);
+  });
+});
+
+describe('unknownPetId', () => {
+  it('steps down from the top of int64 past every id the run has seen', () => {
+    const seen = [exchange('POST', '/pets', 201, '{"id": 9223372036854775807, "name": "a", "categoryId": 1}')];
+    expect(unknownPetId([])).toBe(2n ** 63n - 1n);
+    expect(unknownPetId(seen)).toBe(2n ** 63n - 2n);
+  });
+});
+
+describe('knownPets', () => {
+  const seen = [
+    exchange('GET', '/pets?limit=100', 200, '[{"id": 1, "name": "a", "categoryId": 1, "status": "sold"}, {"id": 2, "categoryId": "x"}, {"name": "no id"}]'),
+    exchange('POST', '/pets', 201, '{"id": 9223372036854775807, "name": "b", "categoryId": 1, "status": "pending"}'),
+    exchange('GET', '/pets?status=sold', 200, '[{"id": 1, "name": "a", "categoryId": 1}]'),
+    exchange('GET', '/pets?limit=abc', 400, '{"id": 5}'),
+    exchange('GET', '/pets/3', 200, '{"id": 3, "name": "c", "categoryId": 1}'),
+  ];
+
+  it('counts every listed or created object with an integer id, valid Pet or not, and nothing an error or a fetch showed', () => {
+    expect([...knownPets(seen).keys()]).toEqual(['1', '2', '9223372036854775807']);
+  });
+
+  it('keeps the status a pet was shown with when a later answer leaves it out', () => {
+    expect(knownPets(seen).get('1')).toEqual({ status: 'sold' });
+    expect(Object.fromEntries(knownStatusCounts(seen))).toEqual({ sold: 1, pending: 1 });
+  });
+
+  it('finds the highest id exactly, beyond 2^53', () => {
+    expect(highestKnownPetId(seen)).toBe(2n ** 63n - 1n);
+    expect(highestKnownPetId([])).toBeUndefined();
+  });
+});
+
+describe('mostHeldStatus', () => {
+  it('picks the status most held, available on a tie or an empty target', () => {
+    const pet = (status?: string): Pet => ({ id: 1, name: 'a', categoryId: 1, ...(status ? { status } : {}) });
+    expect(mostHeldStatus([])).toBe('available');
+    expect(mostHeldStatus([pet('sold'), pet('sold'), pet('pending'), pet()])).toBe('sold');
+    expect(mostHeldStatus([pet('pending'), pet('available')])).toBe('available');
+  });
+});
+
+describe('sliceRevealingCase', () => {
+  const counts = (entries: Record<string, number>) => new Map(Object.entries(entries));
+
+  it('picks a status thin at the head of the order: 21 available first, then 2 pending, gives pending with limit 2', () => {
+    const order = [...Array<string>(21).fill('available'), 'pending', 'pending', 'sold', 'sold'];
+    expect(sliceRevealingCase(order, counts({ available: 21, pending: 2, sold: 2 }))).toEqual({ status: 'pending', limit: 2, inFirst: 0, known: 2 });
+  });
+
+  it('prefers a status with more pets than the limit, so a filter that forgets the limit shows too', () => {
+    const order = ['available', 'pending', 'sold', 'available', 'pending', 'sold'];
+    expect(sliceRevealingCase(order, counts({ available: 10, pending: 10, sold: 10 }))).toEqual({ status: 'available', limit: 2, inFirst: 1, known: 10 });
+  });
+
+  it('never asks for more of a status than the target has shown, nor looks past the order it listed', () => {
+    expect(sliceRevealingCase(['available', 'available'], counts({ available: 2 }))).toBeUndefined();
+    expect(sliceRevealingCase([], counts({ pending: 5 }))).toBeUndefined();
+    expect(sliceRevealingCase(['available', undefined], counts({ pending: 1 }))).toEqual({ status: 'pending', limit: 1, inFirst: 0, known: 1 });
+  });
+
+  it('falls back to one pending pet, or one of any status shown, or nothing', () => {
+    expect(fallbackCase(counts({ available: 3, pending: 1 }))).toEqual({ status: 'pending', limit: 1, known: 1 });
+    expect(fallbackCase(counts({ sold: 2 }))).toEqual({ status: 'sold', limit: 1, known: 2 });
+    expect(fallbackCase(counts({}))).toBeUndefined();
+  });
+});
+
+describe('a finding, stated once by its facts', () => {
+  it('reads "<case>: expected <expected>, saw <seen> (<exchanges>); <note>"', () => {
+    const listed = exchange('GET', '/pets?limit=0', 500);
+    expect(violationMessage({ what: 'limit=0', expected: 'a 4xx', seen: '500', exchanges: [listed] })).toBe('limit=0: expected a 4xx, saw 500 (GET /v1/pets?limit=0 → 500)');
+    expect(violationMessage({ expected: 'status 429', seen: '200', exchanges: [listed, exchange('GET', '/pets', 200)], note: 'seed 7, not shrunk' }))
+      .toBe('expected status 429, saw 200 (GET /v1/pets?limit=0 → 500, then GET /v1/pets → 200); seed 7, not shrunk');
+  });
+
+  it('gives reports the same expected and seen, the body behind seen kept out of the one-line message', () => {
+    const violation = RuleViolation.of({ expected: 'status 201', seen: '500', body: 'stack trace', exchanges: [exchange('POST', '/pets', 500)] });
+    expect(violation.message).toBe('expected status 201, saw 500 (POST /v1/pets → 500)');
+    expect(violation.evidence).toMatchObject([{ message: violation.message, expected: 'status 201', seen: '500; body stack trace' }]);
+  });
+
+  it('words a wrong status the same way from expectStatus', () => {
+    expect(() => expectStatus(exchange('GET', '/pets/1', 200, '{"id":1}'), [404, 400], 'an unknown pet'))
+      .toThrow('an unknown pet: expected one of [404, 400], saw 200 (GET /v1/pets/1 → 200)');
+  });
+
+  it('keeps every finding of a rule when several are combined', () => {
+    const first = RuleViolation.of({ what: 'listPets', expected: 'a challenge', seen: 'none' });
+    const second = RuleViolation.of({ what: 'getPet', expected: 'a challenge', seen: 'none' });
+    const combined = RuleViolation.combine([first, second]);
+    expect(combined.message).toBe('2 violations: listPets: expected a challenge, saw none; getPet: expected a challenge, saw none');
+    expect(combined.evidence.map((item) => item.message)).toEqual([first.message, second.message]);
+  });
+});
