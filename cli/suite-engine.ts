@@ -35,12 +35,6 @@ export async function runSuites(config: RunConfig, collector: Reporter, areas: r
   }
 }
 
-/** Closes every engine kept for later runs: a program that certifies no more lets its process end at once. */
-export async function closeSuiteEngines(): Promise<void> {
-  const closing = idle.splice(0);
-  await Promise.all(closing.map((engine) => engine.close()));
-}
-
 /** Engines no run is using; two runs in flight at once each take their own, as vitest runs one test run at a time. */
 const idle: SuiteEngine[] = [];
 
@@ -119,7 +113,7 @@ class SuiteEngine {
   }
 }
 
-/** The engine's one reporter: passes every event to the collector of the run in progress. */
+/** The engine's one reporter: passes the events a Collector listens to on to the collector of the run in progress. */
 class RunReporter implements Reporter {
   target: Reporter | undefined;
 
