@@ -8,8 +8,8 @@ import { AreaOrderSequencer } from './sequencer.js';
 
 /**
  * Runs the suites of one certification. Starting vitest (its config, its vite server, the suites' transforms)
- * costs about a second; a process that certifies several targets pays it once per engine and keeps the engine
- * between runs. Each run still gets a new worker (vitest ends a worker once its queue is empty), so the suites
+ * costs some 0.15–0.2 s of CPU; a process that certifies several targets pays it once per engine and keeps the
+ * engine between runs. Each run still gets a new worker (vitest ends a worker once its queue is empty), so the suites
  * and every module state they hold are evaluated afresh: a run cannot see what the run before it left.
  */
 export async function runSuites(config: RunConfig, collector: Reporter, areas: readonly string[]): Promise<void> {
