@@ -1,8 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { createVitest } from 'vitest/node';
 import { activeRules, deselectionReason, loadCatalog, type Rule } from '../helpers/spec/catalog.js';
 import { parseJson } from '../helpers/json.js';
 import type { Exchange } from '../helpers/http/exchange.js';
@@ -20,7 +18,7 @@ import { baselineLines, failingRules, formatBaseline } from './reports/baseline.
 import { writeReportFiles } from './reports/write.js';
 import type { RunOptions } from './resolve-options.js';
 import { writeManifest } from './reports/manifest.js';
-import { AreaOrderSequencer } from './sequencer.js';
+import { runSuites } from './suite-engine.js';
 import { unmatchedPathFor } from './verify-replay.js';
 import { LogRouter, progressLine, summaryText } from './terminal.js';
 import { judgeRun } from './verdict.js';
@@ -147,59 +145,6 @@ export async function certify(options: RunOptions): Promise<RunResult> {
     rmSync(diagnosisPathFor(exchangeLogPath), { force: true });
     rmSync(unmatchedPathFor(exchangeLogPath), { force: true });
     await embedded?.close();
-  }
-}
-
-/** vitest runs the suites in one worker, isolation off, in area order: one client governs every request. */
-async function runSuites(config: RunConfig, collector: Collector, areas: readonly string[]): Promise<void> {
-  if (areas.length === 0) return;
-  const root = packagePath();
-  // vitest sets process.exitCode when a test fails; here a failed check is a verdict we report, and a
-  // program calling runConformance must not find its own exit status changed.
-  const exitCodeBefore = process.exitCode;
-  const signalListeners = listenersOf(SIGNALS);
-  const vitest = await createVitest('test', {
-    root,
-    config: false,
-    dir: join(root, 'dist', 'suites'),
-    include: areas.map((area) => `${area}.test.js`),
-    exclude: [],
-    reporters: [collector],
-    pool: 'threads',
-    maxWorkers: 1,
-    fileParallelism: false,
-    isolate: false,
-    watch: false,
-    testTimeout: 0,
-    hookTimeout: 0,
-    provide: { runConfig: config },
-    sequence: { sequencer: AreaOrderSequencer },
-    passWithNoTests: false,
-    // Nothing may be written into the package: installed globally it is read-only. vitest's results
-    // cache only feeds its own file ordering, which AreaOrderSequencer replaces; vite's cacheDir goes to tmp.
-    cache: false,
-  }, { cacheDir: join(tmpdir(), 'petstore-conformance-vite'), logLevel: 'silent' });
-  // vitest's logger ends the process on SIGINT and SIGTERM; a run answers them itself (it stops sending
-  // and still writes its reports), and a program calling runConformance keeps its own handlers.
-  removeListenersAddedSince(signalListeners);
-  try {
-    await vitest.start();
-  } finally {
-    await vitest.close();
-    process.exitCode = exitCodeBefore;
-  }
-}
-
-const SIGNALS = ['SIGINT', 'SIGTERM'] as const;
-type Listener = (...args: unknown[]) => void;
-
-function listenersOf(signals: readonly NodeJS.Signals[]): Map<NodeJS.Signals, Set<Listener>> {
-  return new Map(signals.map((signal) => [signal, new Set(process.listeners(signal) as Listener[])]));
-}
-
-function removeListenersAddedSince(before: Map<NodeJS.Signals, Set<Listener>>): void {
-  for (const [signal, kept] of before) {
-    for (const listener of process.listeners(signal) as Listener[]) if (!kept.has(listener)) process.off(signal, listener);
   }
 }
 

@@ -1,0 +1,137 @@
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createVitest, type Reporter, type Vitest } from 'vitest/node';
+import { AREA_ORDER } from '../helpers/spec/facts.js';
+import { packagePath } from '../helpers/package-root.js';
+import type { RunConfig } from '../helpers/run-config.js';
+import { AreaOrderSequencer } from './sequencer.js';
+
+/**
+ * Runs the suites of one certification. Starting vitest (its config, its vite server, the suites' transforms)
+ * costs some 0.15–0.2 s of CPU; a process that certifies several targets pays it once per engine and keeps the
+ * engine between runs. Each run still gets a new worker (vitest ends a worker once its queue is empty), so the suites
+ * and every module state they hold are evaluated afresh: a run cannot see what the run before it left.
+ */
+export async function runSuites(config: RunConfig, collector: Reporter, areas: readonly string[]): Promise<void> {
+  if (areas.length === 0) return;
+  // vitest sets process.exitCode when a test fails; here a failed check is a verdict we report, and a
+  // program calling runConformance must not find its own exit status changed.
+  const exitCodeBefore = process.exitCode;
+  const engine = idle.pop() ?? await SuiteEngine.start();
+  engine.cancelIdleClose();
+  try {
+    await engine.run(config, collector, areas);
+    idle.push(engine);
+    engine.closeWhenIdle(() => {
+      const index = idle.indexOf(engine);
+      if (index !== -1) idle.splice(index, 1);
+    });
+  } catch (error) {
+    // An engine that broke mid-run is not trusted with the next one.
+    await engine.close();
+    throw error;
+  } finally {
+    process.exitCode = exitCodeBefore;
+  }
+}
+
+/** Engines no run is using; two runs in flight at once each take their own, as vitest runs one test run at a time. */
+const idle: SuiteEngine[] = [];
+
+/** How long an unused engine is kept: a program certifying in a loop finds it, one that is done exits soon after. */
+const IDLE_CLOSE_MS = 2_000;
+
+class SuiteEngine {
+  private idleTimer: NodeJS.Timeout | undefined;
+
+  private constructor(private readonly vitest: Vitest, private readonly reporter: RunReporter) {}
+
+  static async start(): Promise<SuiteEngine> {
+    const root = packagePath();
+    const reporter = new RunReporter();
+    const signalListeners = listenersOf(SIGNALS);
+    const vitest = await createVitest('test', {
+      root,
+      config: false,
+      dir: join(root, 'dist', 'suites'),
+      include: AREA_ORDER.map((area) => `${area}.test.js`),
+      exclude: [],
+      reporters: [reporter],
+      pool: 'threads',
+      maxWorkers: 1,
+      fileParallelism: false,
+      isolate: false,
+      watch: false,
+      testTimeout: 0,
+      hookTimeout: 0,
+      sequence: { sequencer: AreaOrderSequencer },
+      passWithNoTests: false,
+      // Nothing may be written into the package: installed globally it is read-only. vitest's results
+      // cache only feeds its own file ordering, which AreaOrderSequencer replaces; vite's cacheDir goes to tmp.
+      cache: false,
+    }, { cacheDir: join(tmpdir(), 'petstore-conformance-vite'), logLevel: 'silent' }).finally(() => {
+      // vitest's logger ends the process on SIGINT and SIGTERM; a run answers them itself (it stops sending
+      // and still writes its reports), and a program calling runConformance keeps its own handlers.
+      removeListenersAddedSince(signalListeners);
+    });
+    return new SuiteEngine(vitest, reporter);
+  }
+
+  /** One run: its config to the worker, vitest's events to its own collector, its areas' files in area order. */
+  async run(config: RunConfig, collector: Reporter, areas: readonly string[]): Promise<void> {
+    const project = this.vitest.getRootProject();
+    const suites = join(packagePath(), 'dist', 'suites');
+    this.vitest.provide('runConfig', config);
+    this.reporter.target = collector;
+    const signalListeners = listenersOf(SIGNALS);
+    try {
+      await this.vitest.runTestSpecifications(areas.map((area) => project.createSpecification(join(suites, `${area}.test.js`))));
+    } finally {
+      this.reporter.target = undefined;
+      removeListenersAddedSince(signalListeners);
+    }
+  }
+
+  closeWhenIdle(onClose: () => void): void {
+    this.idleTimer = setTimeout(() => {
+      onClose();
+      void this.close();
+    }, IDLE_CLOSE_MS);
+    // The engine itself holds nothing that keeps a process alive; this timer must not either.
+    this.idleTimer.unref();
+  }
+
+  cancelIdleClose(): void {
+    clearTimeout(this.idleTimer);
+  }
+
+  async close(): Promise<void> {
+    this.cancelIdleClose();
+    const exitCodeBefore = process.exitCode;
+    await this.vitest.close();
+    process.exitCode = exitCodeBefore;
+  }
+}
+
+/** The engine's one reporter: passes the events a Collector listens to on to the collector of the run in progress. */
+class RunReporter implements Reporter {
+  target: Reporter | undefined;
+
+  onTestCaseResult: Reporter['onTestCaseResult'] = (...args) => this.target?.onTestCaseResult?.(...args);
+  onTestModuleEnd: Reporter['onTestModuleEnd'] = (...args) => this.target?.onTestModuleEnd?.(...args);
+  onTestRunEnd: Reporter['onTestRunEnd'] = (...args) => this.target?.onTestRunEnd?.(...args);
+  onUserConsoleLog: Reporter['onUserConsoleLog'] = (...args) => this.target?.onUserConsoleLog?.(...args);
+}
+
+const SIGNALS = ['SIGINT', 'SIGTERM'] as const;
+type Listener = (...args: unknown[]) => void;
+
+function listenersOf(signals: readonly NodeJS.Signals[]): Map<NodeJS.Signals, Set<Listener>> {
+  return new Map(signals.map((signal) => [signal, new Set(process.listeners(signal) as Listener[])]));
+}
+
+function removeListenersAddedSince(before: Map<NodeJS.Signals, Set<Listener>>): void {
+  for (const [signal, kept] of before) {
+    for (const listener of process.listeners(signal) as Listener[]) if (!kept.has(listener)) process.off(signal, listener);
+  }
+}
