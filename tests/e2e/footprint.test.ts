@@ -4,7 +4,8 @@
 import { describe, expect, it } from 'vitest';
 import { parseJson, type Json } from '../../helpers/json.js';
 import { startReferenceServer, type RunningReferenceServer } from '../../server/reference-server.js';
-import { runCli, type CliRun } from '../support/cli.js';
+import type { CliRun } from '../support/cli.js';
+import { runInProcess } from '../support/in-process.js';
 import { brokenRules, outputTail, withChildSlot } from '../support/harness.js';
 
 const TIMEOUT_MS = 5 * 60_000;
@@ -21,12 +22,15 @@ async function petsHeld(server: RunningReferenceServer): Promise<Array<Record<st
   return pets as Array<Record<string, Json>>;
 }
 
-/** A CLI run against a reference server kept alive afterwards, so its store can be inspected. */
+/**
+ * A run against a reference server kept alive afterwards, so its store can be inspected. What is counted is
+ * the target's store, not the CLI process: the run is one in this process, writing report.json alone.
+ */
 async function runAgainst(preload: number, args: readonly string[]): Promise<{ run: CliRun; before: number; after: Array<Record<string, Json>> }> {
   const server = await startReferenceServer({ apiKeys: ['footprint-key-7c1e'], preload });
   try {
     const before = (await petsHeld(server)).length;
-    const run = await withChildSlot(() => runCli(['--base-url', server.url, ...args], { env: { PETSTORE_API_KEY: server.apiKey }, timeoutMs: TIMEOUT_MS }));
+    const run = await withChildSlot(() => runInProcess(['--base-url', server.url, ...args, '--reporter', 'json'], server.apiKey, { timeoutMs: TIMEOUT_MS }));
     if (run.report === undefined) throw new Error(`the run exited ${run.code} without report.json\n${outputTail(run)}`);
     return { run, before, after: await petsHeld(server) };
   } finally {

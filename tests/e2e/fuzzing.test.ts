@@ -19,7 +19,8 @@ import { fuzzForViolation, generatedValues } from '../../helpers/fuzz/property.j
 import type { Report } from '../../cli/report.js';
 import { DEFECTS, type DefectId } from '../../server/defects.js';
 import { createReferenceApp } from '../../server/reference-server.js';
-import { certify, runCli, ruleIds } from '../support/cli.js';
+import { ruleIds } from '../support/cli.js';
+import { certifyInProcess, runInProcess } from '../support/in-process.js';
 import { withChildSlot } from '../support/harness.js';
 
 const PREFIX = 'conformance-test-fuzz-';
@@ -30,6 +31,10 @@ const FUZZ_RULES = ['FUZZ-01', 'FUZZ-02'];
 // A CLI test first waits for one of the machine-wide child slots (shared with the mutation harness and
 // the gallery), then runs for seconds: the timeout covers the wait.
 const CLI_TEST_TIMEOUT_MS = 10 * 60_000;
+// What these runs prove is the fuzzing the CLI's run does, not its process: they run in this one, and
+// write report.json alone, the one report read.
+const RUN = { timeoutMs: 120_000 };
+const FUZZING = ['--only', 'fuzzing', '--reporter', 'json'];
 
 /** Every fuzz defect: the mutation (FUZZ-01) or valid shape (FUZZ-02) each of whose bodies it mishandles. */
 const TRIGGERS: ReadonlyArray<{ defect: DefectId; mutation?: string; shape?: string }> = [
@@ -184,7 +189,7 @@ function fuzzFailures(report: Report | undefined): { failed: string[]; counterex
 
 describe('the CLI, fuzzing the reference server', () => {
   it('passes the conforming server at the default run counts, with the seed printed and in report.json', async () => {
-    const run = await withChildSlot(() => certify({}, ['--only', 'fuzzing']));
+    const run = await withChildSlot(() => certifyInProcess({}, FUZZING, RUN));
     expect(run.code, run.stdout).toBe(0);
     expect(ruleIds(run.report, 'passed')).toEqual(FUZZ_RULES);
     const seed = run.report!.options.seed as number;
@@ -196,14 +201,14 @@ describe('the CLI, fuzzing the reference server', () => {
 
   it('passes the conforming server at ten times the default run counts', async () => {
     const runs = ['--fuzz-runs', String(10 * DEFAULT_OPTIONS.fuzzRuns), '--fuzz-valid-runs', String(10 * DEFAULT_OPTIONS.fuzzValidRuns)];
-    const run = await withChildSlot(() => certify(NO_LIMIT, ['--only', 'fuzzing', ...runs]));
+    const run = await withChildSlot(() => certifyInProcess(NO_LIMIT, [...FUZZING, ...runs], RUN));
     expect(run.code, run.stdout).toBe(0);
     expect(ruleIds(run.report, 'passed')).toEqual(FUZZ_RULES);
     expect(run.report!.created.count).toBe(10 * DEFAULT_OPTIONS.fuzzValidRuns);
   }, CLI_TEST_TIMEOUT_MS);
 
   it('skips FUZZ-02 with --read-only and creates nothing', async () => {
-    const run = await withChildSlot(() => certify({}, ['--only', 'fuzzing', '--read-only']));
+    const run = await withChildSlot(() => certifyInProcess({}, [...FUZZING, '--read-only'], RUN));
     const status = (id: string) => run.report?.rules.find((rule) => rule.id === id)?.status;
     expect([status('FUZZ-01'), status('FUZZ-02')]).toEqual(['passed', 'skipped']);
     expect(run.report!.created.count).toBe(0);
@@ -213,7 +218,7 @@ describe('the CLI, fuzzing the reference server', () => {
   for (const defect of DEFECTS.filter((candidate) => candidate.rules.some((rule) => FUZZ_RULES.includes(rule)))) {
     const expected = defect.rules.filter((rule) => FUZZ_RULES.includes(rule)).sort();
     it(`catches ${defect.id} (${defect.description}) by ${expected.join(', ')} with a shrunk, replayable counterexample`, async () => {
-      const run = await withChildSlot(() => certify({ defects: [defect.id] }, ['--only', 'fuzzing']));
+      const run = await withChildSlot(() => certifyInProcess({ defects: [defect.id] }, FUZZING, RUN));
       const seed = run.report?.options.seed as number;
       const { failed, counterexamples } = fuzzFailures(run.report);
       expect(failed, `seed ${seed}\n${run.stdout}`).toEqual(expected);
@@ -243,10 +248,10 @@ function recordingServer(defects: DefectId[]) {
   });
   afterAll(() => app.close());
   return {
-    /** Runs the CLI and returns the bodies it sent, with the run ID (part of every name) made neutral. */
+    /** Runs a certification and returns the bodies it sent, with the run ID (part of every name) made neutral. */
     async run(args: string[]): Promise<{ bodies: string[]; report?: Report }> {
       const from = bodies.length;
-      const run = await withChildSlot(() => runCli(['--base-url', url, ...args], { env: { PETSTORE_API_KEY: KEY } }));
+      const run = await withChildSlot(() => runInProcess(['--base-url', url, ...args, '--reporter', 'json'], KEY, RUN));
       const runId = run.report?.runId ?? 'no-report';
       return { bodies: bodies.slice(from).map((body) => body.replaceAll(runId, '<runId>')), report: run.report };
     },

@@ -4,10 +4,13 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import type { Report } from '../../cli/report.js';
-import { certify, runCli } from '../support/cli.js';
+import { certifyInProcess, runInProcess } from '../support/in-process.js';
 import { outputTail, withChildSlot } from '../support/harness.js';
 
 const TIMEOUT_MS = 5 * 60_000;
+// The reasons are read from report.json, the one report written: the runs are in this process.
+const RUN = { timeoutMs: TIMEOUT_MS };
+const REPORT_JSON = ['--reporter', 'json'];
 
 function ruleOf(report: Report | undefined, id: string): { status?: string; message?: string } {
   const rule = report?.rules.find((candidate) => candidate.id === id);
@@ -16,7 +19,7 @@ function ruleOf(report: Report | undefined, id: string): { status?: string; mess
 
 describe('a rule with nothing to judge is skipped, naming what was missing', () => {
   it('skips RATE-02, RATE-03, RATE-05 and RATE-13 against a server without X-RateLimit headers, which RATE-01 fails', async () => {
-    const run = await withChildSlot(() => certify({ defects: ['rate-headers-draft-only'] }, ['--only', 'ratelimit']));
+    const run = await withChildSlot(() => certifyInProcess({ defects: ['rate-headers-draft-only'] }, ['--only', 'ratelimit', ...REPORT_JSON], RUN));
     if (run.report === undefined) expect.fail(`the run exited ${run.code} without report.json\n${outputTail(run)}`);
     expect(ruleOf(run.report, 'RATE-01').status).toBe('failed');
     expect(ruleOf(run.report, 'RATE-02')).toEqual({ status: 'skipped', message: expect.stringMatching(/no response carried any X-RateLimit-\* header.*RATE-01 reports the missing headers/) });
@@ -27,7 +30,7 @@ describe('a rule with nothing to judge is skipped, naming what was missing', () 
   }, TIMEOUT_MS);
 
   it('skips RATE-05 with the malformed header named when Reset is there but not an integer, which RATE-02 fails', async () => {
-    const run = await withChildSlot(() => certify({ defects: ['rate-reset-http-date'] }, ['--only', 'ratelimit']));
+    const run = await withChildSlot(() => certifyInProcess({ defects: ['rate-reset-http-date'] }, ['--only', 'ratelimit', ...REPORT_JSON], RUN));
     expect(ruleOf(run.report, 'RATE-02').status).toBe('failed');
     expect(ruleOf(run.report, 'RATE-05')).toEqual({ status: 'skipped', message: expect.stringMatching(/no response carried X-RateLimit-Reset as an integer.*RATE-02 reports the malformed values/) });
   }, TIMEOUT_MS);
@@ -42,7 +45,7 @@ describe('a rule with nothing to judge is skipped, naming what was missing', () 
     await new Promise<void>((resolve) => down.listen(0, '127.0.0.1', resolve));
     const url = `http://127.0.0.1:${(down.address() as AddressInfo).port}/v1`;
     try {
-      const run = await withChildSlot(() => runCli(['--base-url', url, '--only', 'errors'], { env: { PETSTORE_API_KEY: 'down-key-8d3f' } }));
+      const run = await withChildSlot(() => runInProcess(['--base-url', url, '--only', 'errors', ...REPORT_JSON], 'down-key-8d3f', RUN));
       if (run.report === undefined) expect.fail(`the run exited ${run.code} without report.json\n${outputTail(run)}`);
       expect(ruleOf(run.report, 'ERR-05')).toEqual({ status: 'skipped', message: expect.stringMatching(/no pet operation answered with success \(2xx\).*no success body to judge/) });
       for (const id of ['ERR-01', 'ERR-02', 'ERR-03']) expect(ruleOf(run.report, id).status, id).toBe('passed');

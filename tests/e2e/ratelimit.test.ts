@@ -6,12 +6,17 @@ import type { Report } from '../../cli/report.js';
 import { defectById, DEFECTS } from '../../server/defects.js';
 import type { ReferenceServerOptions } from '../../server/options.js';
 import { certify } from '../support/cli.js';
+import { certifyInProcess } from '../support/in-process.js';
 import { brokenRules, diffAgainst, formatDiff, isCaught, outputTail, withChildSlot } from '../support/harness.js';
 
 const RATE_DEFECTS = DEFECTS.filter((defect) => defect.area === 'ratelimit');
 // Small enough that the probe costs a few dozen requests, short enough that Retry-After is a second or two.
 const SMALL_WINDOW: ReferenceServerOptions = { rateLimit: { limit: 30, windowMs: 1_500 } };
 const TIMEOUT_MS = 5 * 60_000;
+// Where a test's point is what the run judges, not the terminal, the run is one in this process and
+// writes report.json alone, the one report read.
+const RUN = { timeoutMs: TIMEOUT_MS };
+const REPORT_JSON = ['--reporter', 'json'];
 
 function statusOf(report: Report | undefined, id: string): string | undefined {
   return report?.rules.find((rule) => rule.id === id)?.status;
@@ -20,8 +25,8 @@ function statusOf(report: Report | undefined, id: string): string | undefined {
 describe('each rate-limit defect fails exactly the rules it names', () => {
   for (const defect of RATE_DEFECTS) {
     it(`${defect.id} fails ${defect.rules.join(', ')}`, async () => {
-      const args = ['--only', 'ratelimit', '--strict', ...(defectById(defect.id).cliArgs ?? [])];
-      const run = await withChildSlot(() => certify({ defects: [defect.id], ...SMALL_WINDOW }, args));
+      const args = ['--only', 'ratelimit', '--strict', ...REPORT_JSON, ...(defectById(defect.id).cliArgs ?? [])];
+      const run = await withChildSlot(() => certifyInProcess({ defects: [defect.id], ...SMALL_WINDOW }, args, RUN));
       if (run.report === undefined) expect.fail(`the run exited ${run.code} without report.json\n${outputTail(run)}`);
       const diff = diffAgainst(defect.rules, run.report);
       if (!isCaught(diff)) expect.fail(formatDiff(`defect ${defect.id} (${defect.description})`, diff));
@@ -32,7 +37,7 @@ describe('each rate-limit defect fails exactly the rules it names', () => {
 
 describe('conforming rate limiting', () => {
   it('passes a server that sends Retry-After as an HTTP-date, and recovers after it', async () => {
-    const run = await withChildSlot(() => certify({ variants: ['retry-after-http-date'], ...SMALL_WINDOW }, ['--only', 'ratelimit', '--strict', '--verify-recovery']));
+    const run = await withChildSlot(() => certifyInProcess({ variants: ['retry-after-http-date'], ...SMALL_WINDOW }, ['--only', 'ratelimit', '--strict', '--verify-recovery', ...REPORT_JSON], RUN));
     expect(brokenRules(run.report).map((rule) => `${rule.id} ${rule.status}: ${rule.message}`)).toEqual([]);
     expect(statusOf(run.report, 'RATE-11')).toBe('passed');
     expect(run.report?.rules.find((rule) => rule.id === 'RATE-12')?.observations.join()).toMatch(/GMT" \(http-date\)/);
@@ -43,7 +48,7 @@ describe('conforming rate limiting', () => {
   // window's, and neither the step checks nor the probe nor the wait for Retry-After may take that for a fault.
   for (const variant of ['sliding-window', 'errors-not-counted'] as const) {
     it(`passes the ${variant} variant and recovers after Retry-After`, async () => {
-      const run = await withChildSlot(() => certify({ variants: [variant], ...SMALL_WINDOW }, ['--only', 'ratelimit', '--strict', '--verify-recovery']));
+      const run = await withChildSlot(() => certifyInProcess({ variants: [variant], ...SMALL_WINDOW }, ['--only', 'ratelimit', '--strict', '--verify-recovery', ...REPORT_JSON], RUN));
       if (run.report === undefined) expect.fail(`the run exited ${run.code} without report.json\n${outputTail(run)}`);
       expect(brokenRules(run.report).map((rule) => `${rule.id} ${rule.status}: ${rule.message}`)).toEqual([]);
       for (const id of ['RATE-04', 'RATE-07', 'RATE-11']) expect(statusOf(run.report, id), id).toBe('passed');
@@ -69,7 +74,7 @@ describe('conforming rate limiting', () => {
   }, TIMEOUT_MS);
 
   it('never gets its key banned by a server that bans keys which send on during a 429', async () => {
-    const run = await withChildSlot(() => certify({ variants: ['ban-after-429'], rateLimit: { limit: 20, windowMs: 1_000 } }, ['--verify-recovery'], { timeoutMs: TIMEOUT_MS }));
+    const run = await withChildSlot(() => certifyInProcess({ variants: ['ban-after-429'], rateLimit: { limit: 20, windowMs: 1_000 } }, ['--verify-recovery', ...REPORT_JSON], RUN));
     if (run.report === undefined) expect.fail(`the run exited ${run.code} without report.json\n${outputTail(run)}`);
     expect(run.server.stats().bannedKeys).toEqual([]);
     expect(run.server.stats().unplanned429).toBe(0);
@@ -80,7 +85,7 @@ describe('conforming rate limiting', () => {
 
 describe('the probe within its budgets', () => {
   it('is skipped, naming --rate-limit-budget, when exceeding the window would take more requests than allowed', async () => {
-    const run = await withChildSlot(() => certify({ rateLimit: { limit: 1000, windowMs: 60_000 } }, ['--only', 'ratelimit', '--rate-limit-budget', '500']));
+    const run = await withChildSlot(() => certifyInProcess({ rateLimit: { limit: 1000, windowMs: 60_000 } }, ['--only', 'ratelimit', '--rate-limit-budget', '500', ...REPORT_JSON], RUN));
     const probe = run.report?.rules.find((rule) => rule.id === 'RATE-07');
     expect(probe?.status).toBe('skipped');
     expect(probe?.message).toMatch(/more than --rate-limit-budget 500 allows; run with --rate-limit-budget \d+ or more/);

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parseJson } from '../../helpers/json.js';
 import { certify, runCli, type CliRun } from '../support/cli.js';
+import { certifyInProcess } from '../support/in-process.js';
 import { withChildSlot } from '../support/harness.js';
 
 // A run may first wait for one of the machine's child slots, held by other test files.
@@ -29,7 +30,8 @@ describe('report files of a run against a server with a defect', () => {
   let har: Har;
 
   beforeAll(async () => {
-    run = await withChildSlot(() => certify({ defects: ['list-default-limit-10'] }, ['--only', 'listing']));
+    // The files are the subject, not the process that wrote them: the run is one in this process.
+    run = await withChildSlot(() => certifyInProcess({ defects: ['list-default-limit-10'] }, ['--only', 'listing'], { timeoutMs: 120_000 }));
     har = parseJson(readFileSync(join(run.reportDir, 'exchanges.har'), 'utf8')) as unknown as Har;
   }, SLOT_WAIT_MS);
 

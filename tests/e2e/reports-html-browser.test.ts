@@ -6,7 +6,8 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toHtml } from '../../cli/reports/html.js';
 import { browserMissing, launchChromium } from '../support/browser.js';
-import { certify, type CliRun } from '../support/cli.js';
+import type { CliRun } from '../support/cli.js';
+import { certifyInProcess } from '../support/in-process.js';
 import { withChildSlot } from '../support/harness.js';
 
 // A run may first wait for one of the machine's child slots, held by other test files.
@@ -43,7 +44,8 @@ describe.skipIf(missing !== undefined)('report.html in headless Chromium', () =>
   beforeAll(async () => {
     [browser, run] = await Promise.all([
       launchChromium(),
-      withChildSlot(() => certify({ defects: ['list-default-limit-10'] }, ['--only', 'listing'])),
+      // The page is the subject, not the process that wrote it: the run is one in this process.
+      withChildSlot(() => certifyInProcess({ defects: ['list-default-limit-10'] }, ['--only', 'listing'], { timeoutMs: 120_000 })),
     ]);
     reportHtml = join(run.reportDir, 'report.html');
     console.info(`report.html and its screenshots: ${run.reportDir}`);

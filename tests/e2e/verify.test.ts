@@ -9,7 +9,8 @@ import { packagePath } from '../../helpers/package-root.js';
 import type { Report } from '../../cli/report.js';
 import type { Manifest } from '../../cli/reports/manifest.js';
 import { sha256Of } from '../../cli/reports/manifest.js';
-import { certify, type CliRun } from '../support/cli.js';
+import type { CliRun } from '../support/cli.js';
+import { certifyInProcess } from '../support/in-process.js';
 import { withChildSlot } from '../support/harness.js';
 
 // A run may first wait for one of the machine's child slots, held by other test files.
@@ -48,8 +49,9 @@ describe('a report folder of a run against a server that answers creates with 20
   let run: CliRun;
 
   beforeAll(async () => {
-    // certify() stops the server once the run ends: every verify below runs with the target gone.
-    run = await withChildSlot(() => certify({ defects: ['create-200'] }, ['--strict'], { timeoutMs: 300_000 }));
+    // The folder is the subject, not the process that wrote it: the run is one in this process. It stops
+    // the server once the run ends, so every verify below runs with the target gone.
+    run = await withChildSlot(() => certifyInProcess({ defects: ['create-200'] }, ['--strict'], { timeoutMs: 300_000 }));
     expect(run.report?.verdict).toBe('not-certified');
   }, SLOT_WAIT_MS);
 

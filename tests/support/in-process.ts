@@ -12,24 +12,29 @@ import { certify as certifyRun, TOOL } from '../../cli/run.js';
 import { parseJson } from '../../helpers/json.js';
 import { proxyRouteFor } from '../../helpers/http/proxy.js';
 import { startReferenceServer, type ReferenceServerOptions, type RunningReferenceServer } from '../../server/reference-server.js';
-import { certify, type CliRun } from './cli.js';
+import { runCli, type CliRun } from './cli.js';
 
 /** As certify, the run in this process; the report is read back from report.json as a user would read it. */
 export async function certifyInProcess(serverOptions: ReferenceServerOptions, args: readonly string[], options: { timeoutMs: number }): Promise<CliRun & { server: RunningReferenceServer }> {
   const server = await startReferenceServer({ apiKeys: ['test-key-4f9a1c'], ...serverOptions });
   try {
-    // A child gets no proxy variables; this process's would send loopback traffic through a proxy.
-    if (proxyRouteFor(server.url)) return await certify(serverOptions, args, options);
-    const reportDir = mkdtempSync(join(tmpdir(), 'petstore-run-'));
-    const output: string[] = [];
-    const parsed = parseArguments(['--base-url', server.url, ...args, '--report-dir', reportDir], TOOL.version, (text) => output.push(text));
-    if (parsed.action !== 'run') throw new Error(`not a certification: ${args.join(' ')}`);
-    const resolved = resolveRunOptions(parsed.options, { PETSTORE_API_KEY: server.apiKey });
-    const result = await certifyRun({ ...resolved, signal: AbortSignal.timeout(options.timeoutMs), print: (line) => output.push(`${line}\n`) });
-    const reportPath = join(reportDir, 'report.json');
-    const report = existsSync(reportPath) ? (parseJson(readFileSync(reportPath, 'utf8')) as unknown as Report) : undefined;
-    return { code: result.exitCode, stdout: output.join(''), stderr: '', reportDir, report, server };
+    return { ...await runInProcess(['--base-url', server.url, ...args], server.apiKey, options), server };
   } finally {
     await server.close();
   }
+}
+
+/** As runCli with the key in the environment, the run in this process: for a target the test serves itself. */
+export async function runInProcess(args: readonly string[], apiKey: string, options: { timeoutMs: number }): Promise<CliRun> {
+  const reportDir = mkdtempSync(join(tmpdir(), 'petstore-run-'));
+  const output: string[] = [];
+  const parsed = parseArguments([...args, '--report-dir', reportDir], TOOL.version, (text) => output.push(text));
+  if (parsed.action !== 'run') throw new Error(`not a certification: ${args.join(' ')}`);
+  const resolved = resolveRunOptions(parsed.options, { PETSTORE_API_KEY: apiKey });
+  // A child gets no proxy variables; this process's would send loopback traffic through a proxy.
+  if (resolved.baseUrl !== undefined && proxyRouteFor(resolved.baseUrl)) return runCli(args, { env: { PETSTORE_API_KEY: apiKey }, reportDir, timeoutMs: options.timeoutMs });
+  const result = await certifyRun({ ...resolved, signal: AbortSignal.timeout(options.timeoutMs), print: (line) => output.push(`${line}\n`) });
+  const reportPath = join(reportDir, 'report.json');
+  const report = existsSync(reportPath) ? (parseJson(readFileSync(reportPath, 'utf8')) as unknown as Report) : undefined;
+  return { code: result.exitCode, stdout: output.join(''), stderr: '', reportDir, report };
 }
