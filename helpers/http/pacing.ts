@@ -74,6 +74,8 @@ export class RateLimitWaitTooLong extends NotJudged {
 
 // Reset is rounded to whole seconds and clocks differ: a window is taken to end a little after it says.
 const RESET_MARGIN_MS = 250;
+// Requests left in a window below which they go one at a time.
+const ONE_AT_A_TIME_FROM = 8;
 // Waits shorter than this are not worth a line on the terminal.
 const ANNOUNCE_FROM_MS = 1000;
 
@@ -174,7 +176,11 @@ export class Pacer {
     const now = this.now();
     if (window.blockedUntilMs > now) return window.blockedUntilMs - now;
     if (overLimit || window.remaining === undefined) return 0;
-    if (window.remaining - window.inflight > this.options.reserve) return 0;
+    const spare = window.remaining - window.inflight - this.options.reserve;
+    // The last few of a window go one at a time: a key shared with another client (parallel pipelines) drains
+    // the window unseen, and a full --concurrency sent into its end would come back as a burst of 429s.
+    if (spare > ONE_AT_A_TIME_FROM) return 0;
+    if (spare > 0) return window.inflight > 0 ? 'response' : 0;
     if (window.resetAtMs !== undefined && now < window.resetAtMs) return window.resetAtMs - now;
     // The window should have reset, but nothing has shown the new one yet; it may also be a sliding window
     // that frees one request at a time. One request at a time, then, until a response says more.

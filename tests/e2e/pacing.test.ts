@@ -66,17 +66,34 @@ describe('pacing by X-RateLimit-Remaining', () => {
   it('counts requests in flight against Remaining', async () => {
     const { pacer, sleeps } = fakePacer();
     await request(pacer, 'key', 200, headers(60, 4, T0 + 30_000));
-    await pacer.acquire('key');
+    await request(pacer, 'key', 200, headers(60, 3, T0 + 30_000));
     await pacer.acquire('key');
     expect(sleeps).toEqual([]);
-    // 4 remaining - 2 in flight = the reserve: the third waits for the reset, then for a response from the new window.
-    let third = false;
-    const waiting = pacer.acquire('key').then(() => (third = true));
+    // 3 remaining - 1 in flight = the reserve: the next waits for the reset, then for a response from the new window.
+    let next = false;
+    const waiting = pacer.acquire('key').then(() => (next = true));
     await new Promise((resolve) => setImmediate(resolve));
     expect(sleeps).toHaveLength(1);
-    expect(third).toBe(false);
+    expect(next).toBe(false);
     pacer.release('key', { status: 200, headers: headers(60, 59, T0 + 90_000) });
     await waiting;
+  });
+
+  it('sends the last few of a window one at a time, and many at once before them', async () => {
+    const { pacer, sleeps } = fakePacer();
+    await request(pacer, 'key', 200, headers(60, 14, T0 + 30_000));
+    // 14 - 2 kept in reserve: the first four go at once, until 8 are left.
+    for (let i = 0; i < 4; i++) await pacer.acquire('key');
+    let fifth = false;
+    const waiting = pacer.acquire('key').then(() => (fifth = true));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(fifth, 'the fifth waits for the four in flight, not for the window').toBe(false);
+    for (const remaining of [13, 12, 11]) pacer.release('key', { status: 200, headers: headers(60, remaining, T0 + 30_000) });
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(fifth, 'one still in flight').toBe(false);
+    pacer.release('key', { status: 200, headers: headers(60, 10, T0 + 30_000) });
+    await waiting;
+    expect(sleeps).toEqual([]);
   });
 
   it('keeps the lowest Remaining of a window when responses overtake each other', async () => {
