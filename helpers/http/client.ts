@@ -250,8 +250,9 @@ export class PetstoreClient {
 
   private async once(request: SendOptions): Promise<Exchange> {
     this.assertBudgetLeft();
-    if (this.breaker.isOpen) throw new TransportError(this.breaker.reason);
+    // Before the breaker: requests the cancellation abandoned are no sign of a dead target.
     this.cancellation?.throwIfCancelled();
+    if (this.breaker.isOpen) throw new TransportError(this.breaker.reason);
     this.sent += 1;
     const sentAfter = this.exchanges.length;
     const url = this.urlFor(request);
@@ -280,7 +281,7 @@ export class PetstoreClient {
     });
     this.record(exchange);
     if (answer.seq !== undefined) this.replayRecorded(answer.seq);
-    this.noteOutcome(exchange.error);
+    if (!(exchange.error && this.cancellation?.cancelled)) this.noteOutcome(exchange.error);
     this.diagnose();
     return exchange;
   }
