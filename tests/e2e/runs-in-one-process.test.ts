@@ -41,7 +41,8 @@ describe('certifications in one process', () => {
 
   it('judge a run after a cancelled one, and two runs at once, as if each were alone', async () => {
     const alone = await withChildSlot(() => certifyInProcess(CONFORMING, ARGS, { timeoutMs: RUN_TIMEOUT_MS }));
-    const cancelled = await withChildSlot(() => certifyInProcess(CONFORMING, ARGS, { timeoutMs: 1_500 }));
+    // Responses held 50 ms: the run is still sending when it is cancelled, however fast the machine.
+    const cancelled = await withChildSlot(() => certifyInProcess({ ...CONFORMING, latencyMs: 50 }, ARGS, { timeoutMs: 1_500 }));
     expect(cancelled.report?.verdict).toBe('incomplete');
     const after = await withChildSlot(() => certifyInProcess(CONFORMING, ARGS, { timeoutMs: RUN_TIMEOUT_MS }));
     expect(statuses(after.report)).toEqual(statuses(alone.report));
