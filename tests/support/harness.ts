@@ -21,10 +21,11 @@ export function harnessPlan(switchSettings: Partial<ServerSettings> | undefined)
 }
 
 /**
- * At most this many full certifications run at once on the whole machine. Each is a vitest process
- * plus a server; the machine has 2 cores shared with other people, so a third child only queues.
+ * At most this many full certifications run at once on the whole machine. Each is a suite engine plus a
+ * server, and spends part of its time waiting (a worker starting, a read-after-write backoff): on 2 cores a
+ * third keeps both busy, where a fourth would only queue.
  */
-export const MAX_CHILDREN = 2;
+export const MAX_CHILDREN = 3;
 
 // Slots are directories, so vitest workers (separate processes) and concurrent `npm test` runs of
 // other people share one bound; a slot whose owner died is taken over.
