@@ -21,8 +21,9 @@ function errorResponses(ctx: CheckContext): Exchange[] {
 function petSuccesses(ctx: CheckContext): Exchange[] {
   return ctx.client.exchanges.filter((exchange) => {
     const operation = operationOf(exchange, ctx.config.baseUrl);
-    const hasBody = exchange.response!.status !== 204 && exchange.response!.rawBody.length > 0;
-    return answeredSuccess(exchange) && hasBody && operation !== undefined && PET_OPERATIONS.includes(operation);
+    // An exchange without a response (a transport failure) is no success: answeredSuccess says so first.
+    return answeredSuccess(exchange) && exchange.response!.status !== 204 && exchange.response!.rawBody.length > 0
+      && operation !== undefined && PET_OPERATIONS.includes(operation);
   });
 }
 
