@@ -15,11 +15,8 @@ export default defineConfig({
     // files than cores keeps both cores busy.
     maxWorkers: 4,
     projects: [
-      // A file's imports (the server, the CLI, vitest's node API) are loaded once per worker, not once per
-      // file: no file here mocks modules, and the state they share (the redaction registry, cached specs) is
-      // the process's by design.
-      { extends: true, test: { name: 'unit', include: ['tests/unit/**/*.test.ts'], isolate: false } },
-      { extends: true, test: { name: 'e2e', include: ['tests/e2e/**/*.test.ts'], isolate: false } },
+      { extends: true, test: { name: 'unit', include: ['tests/unit/**/*.test.ts'] } },
+      { extends: true, test: { name: 'e2e', include: ['tests/e2e/**/*.test.ts'] } },
       { extends: true, test: { name: 'mutation', include: ['tests/mutation/**/*.test.ts'] } },
     ],
   },
