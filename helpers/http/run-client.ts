@@ -1,7 +1,6 @@
 import { PetstoreClient } from './client.js';
 import { runConfig } from '../run-config.js';
 import { ReplaySource, unmatchedPathFor } from '../../cli/verify-replay.js';
-import { warmUpFuzzing } from '../fuzz/warm-up.js';
 
 let client: PetstoreClient | undefined;
 
@@ -27,7 +26,6 @@ export function theClient(): PetstoreClient {
       cancelMarkerPath: config.cancelMarkerPath,
       ...(config.replayHarPath ? { replay: new ReplaySource(config.replayHarPath, config.startedAtMs, unmatchedPathFor(config.exchangeLogPath)) } : {}),
     });
-    warmUpFuzzing(config);
   }
   return client;
 }
