@@ -1,6 +1,7 @@
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createVitest, type Reporter, type Vitest } from 'vitest/node';
+import { specDocuments } from '../helpers/spec/documents.js';
 import { AREA_ORDER } from '../helpers/spec/facts.js';
 import { packagePath } from '../helpers/package-root.js';
 import type { RunConfig } from '../helpers/run-config.js';
@@ -56,6 +57,7 @@ class SuiteEngine {
       dir: join(root, 'dist', 'suites'),
       include: AREA_ORDER.map((area) => `${area}.test.js`),
       exclude: [],
+      setupFiles: [join(root, 'dist', 'cli', 'suite-setup.js')],
       reporters: [reporter],
       pool: 'threads',
       maxWorkers: 1,
@@ -82,6 +84,7 @@ class SuiteEngine {
     const project = this.vitest.getRootProject();
     const suites = join(packagePath(), 'dist', 'suites');
     this.vitest.provide('runConfig', config);
+    this.vitest.provide('specDocuments', specDocuments());
     this.reporter.target = collector;
     const signalListeners = listenersOf(SIGNALS);
     try {

@@ -1,5 +1,6 @@
 import { inject } from 'vitest';
 import type { ProxyRoute } from './http/proxy.js';
+import type { SpecDocuments } from './spec/documents.js';
 
 /** What a person chooses that the checks themselves read: shared by the CLI's options and the suites' config. */
 export interface CheckSettings {
@@ -50,6 +51,7 @@ export interface RunConfig extends CheckSettings {
 declare module 'vitest' {
   export interface ProvidedContext {
     runConfig: RunConfig;
+    specDocuments: SpecDocuments;
   }
 }
 

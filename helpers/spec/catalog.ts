@@ -1,6 +1,4 @@
-import { readFileSync } from 'node:fs';
-import { parse } from 'yaml';
-import { packagePath } from '../package-root.js';
+import { specDocuments } from './documents.js';
 
 export type Level = 'MUST' | 'SHOULD' | 'INFO';
 export type Area =
@@ -27,12 +25,9 @@ export interface Catalog {
   rules: Rule[];
 }
 
-let cached: Catalog | undefined;
-
-/** The rule catalog, parsed once from spec/rules.yaml. */
+/** The rule catalog, spec/rules.yaml. */
 export function loadCatalog(): Catalog {
-  cached ??= parse(readFileSync(packagePath('spec', 'rules.yaml'), 'utf8')) as Catalog;
-  return cached;
+  return specDocuments().rules as Catalog;
 }
 
 /** Rules that are checked: pending and retired ones stay in the catalog but are not run. */

@@ -1,9 +1,7 @@
 // The facts of the interface that code needs as values (bounds, enums, page sizes, the areas and their
 // order), derived from spec/openapi.yaml and spec/rules.yaml so that each is stated once, where the spec states it.
-import { readFileSync } from 'node:fs';
-import { parse } from 'yaml';
 import { loadCatalog, type Area } from './catalog.js';
-import { packagePath } from '../package-root.js';
+import { specDocuments } from './documents.js';
 
 type JsonObject = Record<string, unknown>;
 
@@ -15,12 +13,9 @@ interface IntegerSchema {
   default?: number;
 }
 
-let openApi: JsonObject | undefined;
-
-/** spec/openapi.yaml, parsed once: its schemas validate bodies, its parameters bound requests. */
+/** spec/openapi.yaml: its schemas validate bodies, its parameters bound requests. */
 export function openApiDocument(): JsonObject {
-  openApi ??= parse(readFileSync(packagePath('spec', 'openapi.yaml'), 'utf8')) as JsonObject;
-  return openApi;
+  return specDocuments().openApi;
 }
 
 /** The named schemas of spec/openapi.yaml (`components.schemas`). */
