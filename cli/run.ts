@@ -4,7 +4,6 @@ import { join, resolve } from 'node:path';
 import { activeRules, deselectionReason, loadCatalog, type Rule } from '../helpers/spec/catalog.js';
 import { parseJson } from '../helpers/json.js';
 import type { Exchange } from '../helpers/http/exchange.js';
-import { packagePath } from '../helpers/package-root.js';
 import { proxyRouteFor } from '../helpers/http/proxy.js';
 import { isShortSecret, redact, registerSecret } from '../helpers/http/redact.js';
 import { diagnosisPathFor } from '../helpers/http/client.js';
@@ -19,6 +18,7 @@ import { writeReportFiles } from './reports/write.js';
 import type { RunOptions } from './resolve-options.js';
 import { writeManifest } from './reports/manifest.js';
 import { runSuites } from './suite-engine.js';
+import { TOOL } from './tool.js';
 import { unmatchedPathFor } from './verify-replay.js';
 import { LogRouter, progressLine, summaryText } from './terminal.js';
 import { judgeRun } from './verdict.js';
@@ -30,9 +30,6 @@ export interface RunResult {
   /** On replay: the requests the recording held no answer for (method and URL), in the order sent. */
   unmatched?: string[];
 }
-
-/** This package's name and version: every report names the suite version that judged. */
-export const TOOL = JSON.parse(readFileSync(packagePath('package.json'), 'utf8')) as { name: string; version: string };
 
 /**
  * Certifies one target: the whole run, from the reference server (if needed) to the reports. Takes options

@@ -5,7 +5,8 @@ import { parseJson } from '../helpers/json.js';
 import type { Report, RuleResult } from './report.js';
 import { MANIFEST_FILE, sha256Of, type Manifest } from './reports/manifest.js';
 import { DEFAULT_OPTIONS, type RunOptions } from './resolve-options.js';
-import { certify, TOOL } from './run.js';
+import { certify } from './run.js';
+import { TOOL } from './tool.js';
 
 /** The outcome of `verify`: exit 0 with one line saying what was verified, or 1 naming the first difference. */
 export interface Verification {
