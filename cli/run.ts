@@ -9,7 +9,6 @@ import { isShortSecret, redact, registerSecret } from '../helpers/http/redact.js
 import { diagnosisPathFor } from '../helpers/http/client.js';
 import { toEvidence } from '../helpers/judge/outcome.js';
 import type { RunConfig } from '../helpers/run-config.js';
-import { startReferenceServer } from '../server/reference-server.js';
 import { Collector } from './collector.js';
 import { assertReachable, type Diagnosis } from './preflight.js';
 import { countsOf, distinctCreated, requestsByArea, ruleResults, withoutUnjudged, type Report } from './report.js';
@@ -17,6 +16,7 @@ import { baselineLines, failingRules, formatBaseline } from './reports/baseline.
 import { writeReportFiles } from './reports/write.js';
 import type { RunOptions } from './resolve-options.js';
 import { writeManifest } from './reports/manifest.js';
+import type { RunningReferenceServer } from '../server/reference-server.js';
 import { runSuites } from './suite-engine.js';
 import { TOOL } from './tool.js';
 import { unmatchedPathFor } from './verify-replay.js';
@@ -44,7 +44,7 @@ export async function certify(options: RunOptions): Promise<RunResult> {
   mkdirSync(reportDir, { recursive: true });
 
   const embedded = options.baseUrl === undefined && !replay
-    ? await startReferenceServer({ apiKeys: [`ref-${randomBytes(12).toString('hex')}`] })
+    ? await startBundledServer({ apiKeys: [`ref-${randomBytes(12).toString('hex')}`] })
     : undefined;
   const baseUrl = replay?.target.baseUrl ?? embedded?.url ?? options.baseUrl!;
   // On replay no key is sent anywhere; a stand-in is redacted to the same placeholder the recording shows.
@@ -170,4 +170,10 @@ function readUnmatched(path: string): string[] {
 function reportedOptions(options: RunOptions): Record<string, unknown> {
   const { print: _print, signal: _signal, status: _status, replay: _replay, apiKey, baseline, ...rest } = options;
   return { ...rest, apiKey: apiKey ? '[redacted]' : undefined, baseline: baseline?.file };
+}
+
+/** The bundled reference server, loaded only when a run certifies it: a run against --base-url never needs its web framework. */
+async function startBundledServer(options: { apiKeys: string[] }): Promise<RunningReferenceServer> {
+  const { startReferenceServer } = await import('../server/reference-server.js');
+  return startReferenceServer(options);
 }
