@@ -3,10 +3,10 @@ import { activeRules } from '../helpers/spec/catalog.js';
 import { redact, registerSecret } from '../helpers/http/redact.js';
 import { stringifyJson } from '../helpers/json.js';
 import { parseArguments, possibleKeys } from './options.js';
-import { TargetUnreachable } from './preflight.js';
+import { failedInvocation } from './failure.js';
 import { resolveRunOptions, UsageError } from './resolve-options.js';
 import { TOOL } from './tool.js';
-import { cancelledExitCode, EXIT } from './verdict.js';
+import { cancelledExitCode } from './verdict.js';
 
 // `petstore-conformance … | head` closes stdout early: that is the reader's choice, not a crash.
 for (const stream of [process.stdout, process.stderr]) {
@@ -112,18 +112,8 @@ main(process.argv.slice(2)).then(
     process.exitCode = code;
   },
   (error: unknown) => {
-    if (error instanceof UsageError) {
-      process.stderr.write(`petstore-conformance: ${redact(error.message)}\n`);
-      process.exitCode = EXIT.usage;
-    } else if (error instanceof TargetUnreachable) {
-      process.stderr.write(`petstore-conformance: ${redact(error.message)}\n`);
-      process.exitCode = EXIT.notJudged;
-    } else {
-      // The suite itself broke: say so plainly, without a stack a user cannot act on (set DEBUG for it).
-      process.stderr.write(`petstore-conformance: internal error: ${redact(error instanceof Error ? error.message : String(error))}\n`);
-      process.stderr.write('This is a bug of petstore-conformance itself, not of the target: please report it to its maintainers with the command you ran and what DEBUG=1 prints.\n');
-      if (process.env.DEBUG) process.stderr.write(`${redact(String((error as Error).stack))}\n`);
-      process.exitCode = EXIT.suiteBroke;
-    }
+    const failure = failedInvocation(error, Boolean(process.env.DEBUG));
+    process.stderr.write(failure.stderr);
+    process.exitCode = failure.exitCode;
   },
 );

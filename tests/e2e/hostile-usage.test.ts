@@ -6,7 +6,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli, type CliRun } from '../support/cli.js';
-import { expectKeyNowhere, HOSTILE_KEY, runAgainst } from '../support/hostile-run.js';
+import { expectKeyNowhere, HOSTILE_KEY, runCliAgainst } from '../support/hostile-run.js';
 import { sendJson, startHttpServer, type LoopbackServer } from '../support/hostile-servers.js';
 
 let target: LoopbackServer;
@@ -37,17 +37,17 @@ function expectUsageError(run: CliRun, message: RegExp): void {
 
 describe('a malformed --base-url', () => {
   it('without a scheme is answered with the full address to give', async () => {
-    const run = await runAgainst(`127.0.0.1:${target.port}/v1`);
+    const run = await runCliAgainst(`127.0.0.1:${target.port}/v1`);
     expectUsageError(run, /--base-url "127\.0\.0\.1:\d+\/v1" is not a URL; give the full address, e\.g\. https:\/\//);
   });
 
   it('that a URL parser reads as a scheme of its own (localhost:8080) is told to add http:// or https://', async () => {
-    const run = await runAgainst(`localhost:${target.port}/v1`);
+    const run = await runCliAgainst(`localhost:${target.port}/v1`);
     expectUsageError(run, new RegExp(`--base-url "localhost:${target.port}/v1" has no http:// or https:// in front; give the full address, e\\.g\\. http://localhost:${target.port}/v1`));
   });
 
   it('with a scheme other than http or https names the scheme and the two allowed', async () => {
-    const run = await runAgainst(`ftp://127.0.0.1:${target.port}/v1`);
+    const run = await runCliAgainst(`ftp://127.0.0.1:${target.port}/v1`);
     expectUsageError(run, /--base-url must use http or https, not ftp/);
   });
 });
@@ -59,7 +59,7 @@ describe('a missing or misplaced key', () => {
   });
 
   it('is redacted when the key is given where the URL belongs', async () => {
-    const run = await runAgainst(HOSTILE_KEY);
+    const run = await runCliAgainst(HOSTILE_KEY);
     expectUsageError(run, /--base-url "\$PETSTORE_API_KEY" is not a URL/);
   });
 
@@ -71,7 +71,7 @@ describe('a missing or misplaced key', () => {
 
 describe('unknown names', () => {
   it('an unknown option is one line with commander\'s suggestion and the pointer to --help', async () => {
-    const run = await runAgainst(target.baseUrl, ['--timout', '300']);
+    const run = await runCliAgainst(target.baseUrl, ['--timout', '300']);
     expectUsageError(run, /unknown option '--timout' \(Did you mean --timeout\?\) \(see --help\)/);
   });
 
@@ -79,24 +79,24 @@ describe('unknown names', () => {
     ['--only', 'LIST-99'],
     ['--skip', 'listings'],
   ])('an unknown rule ID or area in %s names it and points to --list', async (option, name) => {
-    const run = await runAgainst(target.baseUrl, [option, `listing,${name}`]);
+    const run = await runCliAgainst(target.baseUrl, [option, `listing,${name}`]);
     expectUsageError(run, new RegExp(`unknown rule ID or area in --only/--skip: ${name} \\(list them with --list\\)`));
   });
 });
 
 describe('files the run cannot use', () => {
   it('a report dir that cannot be created names it and --report-dir', async () => {
-    const run = await runAgainst(target.baseUrl, ['--report-dir', join(aFile, 'reports')]);
+    const run = await runCliAgainst(target.baseUrl, ['--report-dir', join(aFile, 'reports')]);
     expectUsageError(run, /cannot write reports to .*a-file\/reports: choose a writable folder with --report-dir/);
   });
 
   it('a --ca-file that does not exist is named, before any connection', async () => {
-    const run = await runAgainst(`https://127.0.0.1:${target.port}/v1`, ['--ca-file', join(scratch, 'missing.pem')]);
+    const run = await runCliAgainst(`https://127.0.0.1:${target.port}/v1`, ['--ca-file', join(scratch, 'missing.pem')]);
     expectUsageError(run, /cannot read --ca-file .*missing\.pem \(no such file\): give the PEM file of the CA that signed the target's certificate/);
   });
 
   it('a --ca-file that holds no PEM certificate is named', async () => {
-    const run = await runAgainst(`https://127.0.0.1:${target.port}/v1`, ['--ca-file', aFile]);
+    const run = await runCliAgainst(`https://127.0.0.1:${target.port}/v1`, ['--ca-file', aFile]);
     expectUsageError(run, /--ca-file .*a-file holds no PEM certificate \(-----BEGIN CERTIFICATE-----\)/);
   });
 });
@@ -114,13 +114,13 @@ describe('out-of-range numbers', () => {
     ['--fuzz-valid-runs', '10001', 'an integer from 0 to 10000'],
     ['--max-response-bytes', '10', 'an integer from 1024 to 1073741824'],
   ])('%s %s names the option, the value and the range', async (option, value, range) => {
-    const run = await runAgainst(target.baseUrl, [option, value]);
+    const run = await runCliAgainst(target.baseUrl, [option, value]);
     expectUsageError(run, new RegExp(`option '${option} <\\w+>' argument '${value.replace('.', '\\.')}' is invalid\\. ${option} must be ${range}\\.`));
   });
 });
 
 it('the recording target does see a run with valid options, so the zero counts above mean something', async () => {
-  const run = await runAgainst(target.baseUrl, ['--only', 'LIST-01', '--timeout', '2000']);
+  const run = await runCliAgainst(target.baseUrl, ['--only', 'LIST-01', '--timeout', '2000']);
   expect(run.code, run.stderr).toBe(0);
   expect(target.connections).toBeGreaterThan(0);
   expect(target.requests.map((request) => `${request.method} ${request.url}`)).toContain('GET /v1/pets');

@@ -1,15 +1,25 @@
-// Running the CLI against a hostile server and reading what it left behind, for the hostile-* tests.
+// Certifying a hostile server and reading what the run left behind, for the hostile-* tests.
 import { expect } from 'vitest';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RuleResult } from '../../cli/report.js';
 import { runCli, type CliRun } from './cli.js';
+import { runInProcess } from './in-process.js';
 
 /** The key of every hostile run: distinctive, so that a leak anywhere is found by a plain search. */
 export const HOSTILE_KEY = 'hostile-key-Zq81vX30wT';
 
-/** Runs the CLI against `baseUrl` as a user would, the key in the environment, the process bounded at a minute. */
+/**
+ * Certifies `baseUrl` through the CLI's own argument parsing, the key given as the environment gives it, the run
+ * bounded at a minute. In this process: what a hostile server can do to a run (its verdict, its reports, the key)
+ * does not depend on the process around it.
+ */
 export function runAgainst(baseUrl: string, args: readonly string[] = []): Promise<CliRun> {
+  return runInProcess(['--base-url', baseUrl, ...args], HOSTILE_KEY, { timeoutMs: 60_000 });
+}
+
+/** As runAgainst, the CLI a child process as a user runs it: for what main.ts does before and after a run (usage, stderr). */
+export function runCliAgainst(baseUrl: string, args: readonly string[] = []): Promise<CliRun> {
   return runCli(['--base-url', baseUrl, ...args], { env: { PETSTORE_API_KEY: HOSTILE_KEY }, timeoutMs: 60_000 });
 }
 

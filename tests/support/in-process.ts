@@ -6,6 +6,7 @@ import { mkdtempSync, readFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArguments } from '../../cli/options.js';
+import { failedInvocation } from '../../cli/failure.js';
 import type { Report } from '../../cli/report.js';
 import { resolveRunOptions } from '../../cli/resolve-options.js';
 import { certify as certifyRun } from '../../cli/run.js';
@@ -25,17 +26,35 @@ export async function certifyInProcess(serverOptions: ReferenceServerOptions, ar
   }
 }
 
-/** As runCli with the key in the environment, the run in this process: for a target the test serves itself. */
+/**
+ * As runCli with the key in the environment, the run in this process. An invocation that throws (bad usage,
+ * an unreachable target, a bug of ours) ends as the CLI ends it: the same exit code and stderr.
+ */
 export async function runInProcess(args: readonly string[], apiKey: string, options: { timeoutMs: number }): Promise<CliRun> {
   const reportDir = mkdtempSync(join(tmpdir(), 'petstore-run-'));
   const output: string[] = [];
-  const parsed = parseArguments([...args, '--report-dir', reportDir], TOOL.version, (text) => output.push(text));
+  const readReport = () => {
+    const reportPath = join(reportDir, 'report.json');
+    return existsSync(reportPath) ? (parseJson(readFileSync(reportPath, 'utf8')) as unknown as Report) : undefined;
+  };
+  const ended = (error: unknown): CliRun => {
+    const failure = failedInvocation(error, false);
+    return { code: failure.exitCode, stdout: output.join(''), stderr: failure.stderr, reportDir, report: readReport() };
+  };
+  let parsed: ReturnType<typeof parseArguments>;
+  try {
+    parsed = parseArguments([...args, '--report-dir', reportDir], TOOL.version, (text) => output.push(text));
+  } catch (error) {
+    return ended(error);
+  }
   if (parsed.action !== 'run') throw new Error(`not a certification: ${args.join(' ')}`);
-  const resolved = resolveRunOptions(parsed.options, { PETSTORE_API_KEY: apiKey });
-  // A child gets no proxy variables; this process's would send loopback traffic through a proxy.
-  if (resolved.baseUrl !== undefined && proxyRouteFor(resolved.baseUrl)) return runCli(args, { env: { PETSTORE_API_KEY: apiKey }, reportDir, timeoutMs: options.timeoutMs });
-  const result = await certifyRun({ ...resolved, signal: AbortSignal.timeout(options.timeoutMs), print: (line) => output.push(`${line}\n`) });
-  const reportPath = join(reportDir, 'report.json');
-  const report = existsSync(reportPath) ? (parseJson(readFileSync(reportPath, 'utf8')) as unknown as Report) : undefined;
-  return { code: result.exitCode, stdout: output.join(''), stderr: '', reportDir, report };
+  try {
+    const resolved = resolveRunOptions(parsed.options, { PETSTORE_API_KEY: apiKey });
+    // A child gets no proxy variables; this process's would send loopback traffic through a proxy.
+    if (resolved.baseUrl !== undefined && proxyRouteFor(resolved.baseUrl)) return await runCli(args, { env: { PETSTORE_API_KEY: apiKey }, reportDir, timeoutMs: options.timeoutMs });
+    const result = await certifyRun({ ...resolved, signal: AbortSignal.timeout(options.timeoutMs), print: (line) => output.push(`${line}\n`) });
+    return { code: result.exitCode, stdout: output.join(''), stderr: '', reportDir, report: readReport() };
+  } catch (error) {
+    return ended(error);
+  }
 }

@@ -1,0 +1,30 @@
+import { redact } from '../helpers/http/redact.js';
+import { TargetUnreachable } from './preflight.js';
+import { UsageError } from './resolve-options.js';
+import { EXIT } from './verdict.js';
+
+/** How an invocation that threw instead of reaching a verdict ends: its exit code and what stderr says. */
+export interface FailedInvocation {
+  exitCode: number;
+  stderr: string;
+}
+
+/**
+ * Bad usage exits 2 and an unreachable target 3, each with its one-line reason; anything else is a bug of
+ * petstore-conformance itself, which exits 4 and says so plainly, without a stack a user cannot act on
+ * (DEBUG prints it).
+ */
+export function failedInvocation(error: unknown, debug: boolean): FailedInvocation {
+  if (error instanceof UsageError) return { exitCode: EXIT.usage, stderr: line(error.message) };
+  if (error instanceof TargetUnreachable) return { exitCode: EXIT.notJudged, stderr: line(error.message) };
+  const stderr = [
+    line(`internal error: ${error instanceof Error ? error.message : String(error)}`),
+    'This is a bug of petstore-conformance itself, not of the target: please report it to its maintainers with the command you ran and what DEBUG=1 prints.\n',
+    debug ? `${redact(String((error as Error).stack))}\n` : '',
+  ];
+  return { exitCode: EXIT.suiteBroke, stderr: stderr.join('') };
+}
+
+function line(message: string): string {
+  return `petstore-conformance: ${redact(message)}\n`;
+}
