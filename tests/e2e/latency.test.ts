@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { certify } from '../support/cli.js';
+import { certifyInProcess } from '../support/in-process.js';
 import { withChildSlot } from '../support/harness.js';
 
 const CLI_TEST_TIMEOUT_MS = 10 * 60_000;
@@ -11,7 +11,7 @@ const LATENCY_MS = 100;
 
 describe('checks that run together', () => {
   it('finish the auth area in a fraction of its round trips one after another, each request put down to its own check, printed in catalog order', async () => {
-    const run = await withChildSlot(() => certify({ latencyMs: LATENCY_MS }, ['--only', 'auth']));
+    const run = await withChildSlot(() => certifyInProcess({ latencyMs: LATENCY_MS }, ['--only', 'auth']));
     const rules = run.report!.rules.filter((rule) => rule.area === 'auth');
     expect(rules.map((rule) => rule.status), run.stdout).toEqual(rules.map(() => 'passed'));
     const requests = run.report!.requests.total;

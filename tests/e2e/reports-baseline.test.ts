@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { EXIT_BASELINE_STALE, parseBaseline } from '../../cli/reports/baseline.js';
 import type { Rule } from '../../helpers/spec/catalog.js';
-import { certify } from '../support/cli.js';
+import { certifyInProcess } from '../support/in-process.js';
 import { withChildSlot } from '../support/harness.js';
 
 // A run may first wait for one of the machine's child slots, held by other test files.
@@ -47,7 +47,7 @@ describe('the baseline file', () => {
 describe('--baseline gating', () => {
   it('tolerates a listed rule that still fails: exit 0, reported as a known failure, the verdict unchanged', async () => {
     const file = baselineFile('LIST-02  # default page size is 10\nLIST-14  # the same, with a filter\n');
-    const run = await withChildSlot(() => certify(DEFECT, [...LISTING, '--baseline', file]));
+    const run = await withChildSlot(() => certifyInProcess(DEFECT, [...LISTING, '--baseline', file]));
     expect(run.code, run.stdout + run.stderr).toBe(0);
     expect(run.report?.verdict).toBe('not-certified');
     expect(run.report?.baseline).toEqual({ file, known: ['LIST-02', 'LIST-14'], nowPassing: [], notJudged: [], unlisted: [] });
@@ -57,7 +57,7 @@ describe('--baseline gating', () => {
 
   it('fails a run whose failure is not listed: exit 1, the regression named', async () => {
     const file = baselineFile('# nothing known\n');
-    const run = await withChildSlot(() => certify(DEFECT, [...LISTING, '--baseline', file]));
+    const run = await withChildSlot(() => certifyInProcess(DEFECT, [...LISTING, '--baseline', file]));
     expect(run.code).toBe(1);
     expect(run.report?.baseline?.unlisted).toEqual(['LIST-02', 'LIST-14']);
     expect(run.stdout).toContain('NEW FAILURE(S) not in the baseline: LIST-02, LIST-14');
@@ -65,7 +65,7 @@ describe('--baseline gating', () => {
 
   it(`fails the run with exit ${EXIT_BASELINE_STALE} when a listed rule passes now, so the list cannot rot`, async () => {
     const file = baselineFile('LIST-02\n');
-    const run = await withChildSlot(() => certify({}, [...LISTING, '--baseline', file]));
+    const run = await withChildSlot(() => certifyInProcess({}, [...LISTING, '--baseline', file]));
     expect(run.code).toBe(EXIT_BASELINE_STALE);
     expect(run.report?.exitCode).toBe(EXIT_BASELINE_STALE);
     expect(run.report?.baseline?.nowPassing).toEqual(['LIST-02']);
@@ -74,7 +74,7 @@ describe('--baseline gating', () => {
 
   it('refuses a baseline listing an ID unknown to the catalog: exit 2, a clear message, nothing sent', async () => {
     const file = baselineFile('LIST-02\nLIST-99\n');
-    const run = await certify(DEFECT, [...LISTING, '--baseline', file]);
+    const run = await certifyInProcess(DEFECT, [...LISTING, '--baseline', file]);
     expect(run.code).toBe(2);
     expect(run.stderr.trim()).toBe(`petstore-conformance: baseline ${file} line 2: LIST-99 is not a rule of the catalog; remove it (petstore-conformance --list shows the rules)`);
     expect(run.server.stats().requests).toBe(0);
@@ -82,14 +82,14 @@ describe('--baseline gating', () => {
 
   it('refuses a baseline file that does not exist, saying how to make one', async () => {
     const missing = join(tmpdir(), 'petstore-no-such-baseline.txt');
-    const run = await certify(DEFECT, [...LISTING, '--baseline', missing]);
+    const run = await certifyInProcess(DEFECT, [...LISTING, '--baseline', missing]);
     expect(run.code).toBe(2);
     expect(run.stderr).toContain(`cannot read baseline ${missing} (no such file): write one with --write-baseline ${missing}`);
   }, SLOT_WAIT_MS);
 
   it('--write-baseline writes the failing rules; gating on that file passes, and rewriting it keeps its notes', async () => {
     const file = join(mkdtempSync(join(tmpdir(), 'petstore-baseline-')), 'baseline.txt');
-    const first = await withChildSlot(() => certify(DEFECT, [...LISTING, '--write-baseline', file]));
+    const first = await withChildSlot(() => certifyInProcess(DEFECT, [...LISTING, '--write-baseline', file]));
     expect(first.code).toBe(1);
     const written = readFileSync(file, 'utf8');
     expect(written.split('\n').filter((line) => line && !line.startsWith('#'))).toEqual([
@@ -98,7 +98,7 @@ describe('--baseline gating', () => {
     ]);
 
     writeFileSync(file, written.replace(/^LIST-02 .*$/m, 'LIST-02  # ticket PET-1'));
-    const second = await withChildSlot(() => certify(DEFECT, [...LISTING, '--baseline', file, '--write-baseline', file]));
+    const second = await withChildSlot(() => certifyInProcess(DEFECT, [...LISTING, '--baseline', file, '--write-baseline', file]));
     expect(second.code, second.stdout + second.stderr).toBe(0);
     expect(readFileSync(file, 'utf8')).toMatch(/^LIST-02 {2}# ticket PET-1$/m);
   }, SLOT_WAIT_MS);

@@ -16,11 +16,14 @@ import { proxyRouteFor } from '../../helpers/http/proxy.js';
 import { startReferenceServer, type ReferenceServerOptions, type RunningReferenceServer } from '../../server/reference-server.js';
 import { runCli, type CliRun } from './cli.js';
 
+/** As runCli's, a run that takes longer is cut off. */
+const DEFAULT_TIMEOUT_MS = 120_000;
+
 /** As certify, the run in this process; the report is read back from report.json as a user would read it. */
-export async function certifyInProcess(serverOptions: ReferenceServerOptions, args: readonly string[], options: { timeoutMs: number }): Promise<CliRun & { server: RunningReferenceServer }> {
+export async function certifyInProcess(serverOptions: ReferenceServerOptions, args: readonly string[] = [], options: { timeoutMs?: number } = {}): Promise<CliRun & { server: RunningReferenceServer }> {
   const server = await startReferenceServer({ apiKeys: ['test-key-4f9a1c'], ...serverOptions });
   try {
-    return { ...await runInProcess(['--base-url', server.url, ...args], server.apiKey, options), server };
+    return { ...await runInProcess(['--base-url', server.url, ...args], server.apiKey, { timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS }), server };
   } finally {
     await server.close();
   }
