@@ -1,5 +1,5 @@
-// The validators of spec/openapi.yaml's named schemas, as ajv standalone code: a string one thread can
-// hand another, turned into functions the same way in every thread.
+// The validators of spec/openapi.yaml's named schemas, as ajv standalone code: generated once per process,
+// handed to the suite worker, and turned into functions the same way in every thread.
 import { createRequire } from 'node:module';
 import type { ValidateFunction } from 'ajv/dist/2020.js';
 import type Ajv2020Module from 'ajv/dist/2020.js';
@@ -22,10 +22,19 @@ const requireDependency = createRequire(import.meta.url);
 let code: string | undefined;
 let validators: Record<string, ValidateFunction> | undefined;
 
-/** The code, generated at most once per thread. */
+/** The code, generated at most once per thread unless the thread was handed it already. */
 export function schemaValidatorsCode(): string {
   code ??= generateCode(openApiSchemas());
   return code;
+}
+
+/**
+ * Hands a thread the code another thread generated: the suite worker of every run takes the CLI's, so
+ * it never loads ajv nor compiles a schema. (Both cost some 80–100 ms in a fresh thread, paid again by
+ * every run's fresh worker; evaluating the code costs well under a millisecond.)
+ */
+export function adoptSchemaValidatorsCode(given: string): void {
+  code ??= given;
 }
 
 /** One validator per named schema, evaluated from the code at most once per thread. */
