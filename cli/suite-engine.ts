@@ -1,6 +1,7 @@
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createVitest, type Reporter, type Vitest } from 'vitest/node';
+import { schemaValidatorsCode } from '../helpers/judge/schema-validators.js';
 import { specDocuments } from '../helpers/spec/documents.js';
 import { AREA_ORDER } from '../helpers/spec/facts.js';
 import { packagePath } from '../helpers/package-root.js';
@@ -85,6 +86,7 @@ class SuiteEngine {
     const suites = join(packagePath(), 'dist', 'suites');
     this.vitest.provide('runConfig', config);
     this.vitest.provide('specDocuments', specDocuments());
+    this.vitest.provide('schemaValidators', schemaValidatorsCode());
     this.reporter.target = collector;
     const signalListeners = listenersOf(SIGNALS);
     try {

@@ -52,6 +52,8 @@ declare module 'vitest' {
   export interface ProvidedContext {
     runConfig: RunConfig;
     specDocuments: SpecDocuments;
+    /** ajv standalone code of spec/openapi.yaml's schema validators (helpers/judge/schema-validators.ts). */
+    schemaValidators: string;
   }
 }
 

@@ -1,12 +1,6 @@
-import Ajv2020Module from 'ajv/dist/2020.js';
 import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
-import addFormatsModule from 'ajv-formats';
 import { integerFormatBounds, openApiSchemas } from '../spec/facts.js';
-
-// Both packages are CommonJS; under NodeNext the default import is module.exports, which
-// carries the real export on `.default`.
-const Ajv2020 = Ajv2020Module.default;
-const addFormats = addFormatsModule.default;
+import { schemaValidators } from './schema-validators.js';
 
 export type SchemaName = 'Pet' | 'NewPet' | 'Error' | 'PetList' | 'PetStatus';
 /** One way a value breaks a schema: a JSON Pointer into the value and an ajv-style message. */
@@ -17,44 +11,9 @@ export interface SchemaProblem {
 
 type JsonObject = Record<string, unknown>;
 
-// ajv resolves the spec's '#/components/schemas/...' refs against this base, so every named
-// schema compiles standalone straight from spec/openapi.yaml.
-const DOCUMENT_ID = 'https://petstore-conformance.invalid/openapi.yaml';
-// OpenAPI 3.1 schema keywords that JSON Schema 2020-12 does not know.
-const OPENAPI_KEYWORDS = ['discriminator', 'xml', 'externalDocs', 'example'];
-// The integer formats ajv-formats checks on a JS number.
-const INTEGER_FORMATS = ['int32', 'int64'];
-
-interface Loaded {
-  schemas: JsonObject;
-  validators: Map<SchemaName, ValidateFunction>;
-  ajv: InstanceType<typeof Ajv2020>;
-}
-let loaded: Loaded | undefined;
-
-function load(): Loaded {
-  if (loaded) return loaded;
-  const schemas = openApiSchemas();
-  const ajv = new Ajv2020({ allErrors: true });
-  // `components` is only the wrapper below: keeping the schemas at the spec's own path lets its
-  // '#/components/schemas/…' refs resolve unchanged.
-  ajv.addVocabulary(['components', ...OPENAPI_KEYWORDS, ...extensionKeywords(schemas)]);
-  addFormats(ajv);
-  // ajv-formats checks these on a JS number, which cannot hold every int64; the exact check is
-  // integerFormatProblems below, done on the original (bigint-bearing) value.
-  for (const format of INTEGER_FORMATS) ajv.addFormat(format, true);
-  ajv.addSchema({ $id: DOCUMENT_ID, components: { schemas } });
-  return (loaded = { schemas, validators: new Map(), ajv });
-}
-
 function validator(name: SchemaName): ValidateFunction {
-  const { validators, ajv } = load();
-  let validate = validators.get(name);
-  if (!validate) {
-    validate = ajv.getSchema(`${DOCUMENT_ID}#/components/schemas/${name}`);
-    if (!validate) throw new Error(`spec/openapi.yaml has no components.schemas.${name}`);
-    validators.set(name, validate);
-  }
+  const validate = schemaValidators()[name];
+  if (!validate) throw new Error(`spec/openapi.yaml has no components.schemas.${name}`);
   return validate;
 }
 
@@ -69,7 +28,7 @@ export function validateSchema(name: SchemaName, value: unknown): SchemaProblem[
   // A value already reported as the wrong type needs no second, range-worded complaint.
   const wrongType = new Set(errors.filter((e) => e.keyword === 'type').map((e) => e.instancePath));
   const exact: SchemaProblem[] = [];
-  integerFormatProblems(load().schemas[name], value, '', exact, 0);
+  integerFormatProblems(openApiSchemas()[name], value, '', exact, 0);
   return [...problems, ...exact.filter((p) => !wrongType.has(p.path))];
 }
 
@@ -137,19 +96,7 @@ function integerProblem(value: unknown, format: string, { min, max }: { min: big
 function resolveRef(ref: string): unknown {
   const prefix = '#/components/schemas/';
   if (!ref.startsWith(prefix)) throw new Error(`unsupported $ref in spec/openapi.yaml: ${ref}`);
-  return load().schemas[ref.slice(prefix.length)];
-}
-
-// Lets an `x-…` extension inside a schema pass ajv's strict mode without switching strict off.
-function extensionKeywords(node: unknown, found = new Set<string>()): string[] {
-  if (Array.isArray(node)) node.forEach((item) => extensionKeywords(item, found));
-  else if (isObject(node)) {
-    for (const [key, child] of Object.entries(node)) {
-      if (key.startsWith('x-')) found.add(key);
-      extensionKeywords(child, found);
-    }
-  }
-  return [...found];
+  return openApiSchemas()[ref.slice(prefix.length)];
 }
 
 function escapePointer(segment: string): string {
