@@ -42,6 +42,10 @@ interface Window {
   announcedUntilMs: number;
   /** Acquires waiting for a response to tell them about a new window. */
   waiters: Array<() => void>;
+  /** Remaining in the first response of the current window seen, and how many of ours it may not count yet. */
+  base?: { remaining: number; ownSince: number };
+  /** Remaining fell further than this run's own requests can explain: another client spends the same key. */
+  shared?: boolean;
 }
 
 export interface PacerOptions {
@@ -117,6 +121,7 @@ export class Pacer {
       await this.sleep(waitMs);
     }
     window.inflight += 1;
+    if (window.base) window.base.ownSince += 1;
   }
 
   /** A wait that would end after --max-duration is not begun: the checks left are skipped instead. */
@@ -130,7 +135,7 @@ export class Pacer {
   release(credential: string, response?: Response): void {
     const window = this.window(credential);
     window.inflight = Math.max(0, window.inflight - 1);
-    if (response) this.learn(window, response);
+    if (response) this.learn(credential, window, response);
     for (const wake of window.waiters.splice(0)) wake();
   }
 
@@ -178,8 +183,10 @@ export class Pacer {
     if (overLimit || window.remaining === undefined) return 0;
     const spare = window.remaining - window.inflight - this.options.reserve;
     // The last few of a window go one at a time: a key shared with another client (parallel pipelines) drains
-    // the window unseen, and a full --concurrency sent into its end would come back as a burst of 429s.
-    if (spare > ONE_AT_A_TIME_FROM) return 0;
+    // the window unseen, and a full --concurrency sent into its end would come back as a burst of 429s. Once
+    // the key is seen shared, all of them do: the other client can empty the window at any moment (its 429
+    // probe does), and every request then in flight is a 429 that a banning server holds against the key.
+    if (spare > ONE_AT_A_TIME_FROM && !window.shared) return 0;
     if (spare > 0) return window.inflight > 0 ? 'response' : 0;
     if (window.resetAtMs !== undefined && now < window.resetAtMs) return window.resetAtMs - now;
     // The window should have reset, but nothing has shown the new one yet; it may also be a sliding window
@@ -187,7 +194,7 @@ export class Pacer {
     return window.inflight > 0 ? 'response' : 0;
   }
 
-  private learn(window: Window, { status, headers }: Response): void {
+  private learn(credential: string, window: Window, { status, headers }: Response): void {
     const now = this.now();
     const { limit, remaining, reset } = readRateLimitHeaders(headers);
     if (limit !== undefined) window.limit = limit;
@@ -202,14 +209,24 @@ export class Pacer {
         window.reset = resetSeconds;
         window.resetAtMs = resetAtMs;
         if (remaining !== undefined) window.remaining = remaining;
+        // Requests still in flight may be counted after this Remaining: they are ours to explain it by.
+        window.base = remaining === undefined ? undefined : { remaining, ownSince: window.inflight };
       } else if (resetSeconds === window.reset) {
         window.resetAtMs = Math.max(window.resetAtMs ?? 0, resetAtMs);
         // Responses overtake each other: within a window the lowest Remaining is the true one.
         if (remaining !== undefined) window.remaining = Math.min(window.remaining ?? remaining, remaining);
+        if (remaining !== undefined) this.noticeSharing(credential, window, remaining);
       }
       // An earlier Reset is a late response from a window already over: nothing to learn from it.
     }
     if (status === 429) this.block429(window, headers, now);
+  }
+
+  /** A window that lost more than this run sent into it is spent by someone else too; said once, kept for the run. */
+  private noticeSharing(credential: string, window: Window, remaining: number): void {
+    if (window.shared || !window.base || window.base.remaining - remaining <= window.base.ownSince) return;
+    window.shared = true;
+    this.options.onWait(`X-RateLimit-Remaining (${labelOf(credential)}) fell from ${window.base.remaining} to ${remaining} while this run sent at most ${window.base.ownSince} requests: another client spends the same limit, so from now on its requests go one at a time`);
   }
 
   /** Every 429, planned or not, stops the credential until Retry-After (or the window's end when there is none). */

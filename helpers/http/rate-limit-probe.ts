@@ -81,8 +81,10 @@ export async function provoke429(ctx: CheckContext): Promise<ProbeOutcome> {
     }).finally(() => inflight.delete(pending));
     inflight.add(pending);
   };
-  const concurrency = ctx.config.concurrency;
   while (!first429 && !overLimit && failure === undefined && exchanges.length + inflight.size < budget) {
+    // On a key another client spends too, one at a time: that client's requests empty the window unseen,
+    // and every probe request then in flight would be one more 429 held against the key.
+    const concurrency = ctx.client.pacing.snapshot('key').shared ? 1 : ctx.config.concurrency;
     const free = estimate - inflight.size;
     if (free > 0 && inflight.size < concurrency && (inflight.size === 0 || free > concurrency)) {
       launch();

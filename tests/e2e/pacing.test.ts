@@ -96,6 +96,38 @@ describe('pacing by X-RateLimit-Remaining', () => {
     expect(sleeps).toEqual([]);
   });
 
+  it('sends one request at a time, and says so once, on a key whose Remaining falls further than its own requests', async () => {
+    const { pacer, lines, sleeps } = fakePacer();
+    await request(pacer, 'key', 200, headers(300, 200, T0 + 30_000));
+    // One request of ours, yet 50 gone: a parallel pipeline spends the same key.
+    await request(pacer, 'key', 200, headers(300, 150, T0 + 30_000));
+    expect(lines.filter((line) => /another client spends the same limit/.test(line))).toHaveLength(1);
+    expect(pacer.snapshot('key').shared).toBe(true);
+    await pacer.acquire('key');
+    let second = false;
+    const waiting = pacer.acquire('key').then(() => (second = true));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(second, '148 spare, yet the second waits for the first').toBe(false);
+    pacer.release('key', { status: 200, headers: headers(300, 149, T0 + 30_000) });
+    await waiting;
+    expect(sleeps).toEqual([]);
+    expect(lines.filter((line) => /another client/.test(line)), 'said once').toHaveLength(1);
+  });
+
+  it('explains a falling Remaining by its own requests in flight, and keeps sending them together', async () => {
+    const { pacer, lines } = fakePacer();
+    for (let i = 0; i < 4; i++) await pacer.acquire('key');
+    // The first answer comes back while three of ours are still in flight: they may be counted after it.
+    pacer.release('key', { status: 200, headers: headers(300, 299, T0 + 30_000) });
+    for (const remaining of [296, 297, 298]) pacer.release('key', { status: 200, headers: headers(300, remaining, T0 + 30_000) });
+    for (let i = 0; i < 4; i++) await pacer.acquire('key');
+    for (const remaining of [292, 293, 294, 295]) pacer.release('key', { status: 200, headers: headers(300, remaining, T0 + 30_000) });
+    expect(pacer.snapshot('key').shared).toBeUndefined();
+    expect(lines).toEqual([]);
+    for (let i = 0; i < 4; i++) await pacer.acquire('key');
+    expect(pacer.snapshot('key').inflight, 'four at once').toBe(4);
+  });
+
   it('keeps the lowest Remaining of a window when responses overtake each other', async () => {
     const { pacer } = fakePacer();
     await request(pacer, 'key', 200, headers(60, 10, T0 + 30_000));

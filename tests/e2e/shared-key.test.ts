@@ -1,7 +1,7 @@
 // Pipelines run in parallel with one key: two certifications at once against one target share its
 // rate-limit window. Each paces by the X-RateLimit-* headers it is answered, so each sees the other's
-// requests as a faster-falling Remaining and waits for the next window instead of tripping 429s; the
-// server bans a key that keeps sending while it is answered 429, so a careless client would be caught.
+// requests as a faster-falling Remaining, goes one request at a time and waits for the next window instead of
+// tripping 429s; the server bans a key that keeps sending while it is answered 429, so a careless client would be caught.
 // The Pro plan's 300 requests come in a window of 20 s standing for its minute: the pair still needs
 // two windows or more (a window outlasts a run that nothing paces), and waits seconds, not a minute.
 import { describe, expect, it } from 'vitest';
@@ -22,6 +22,9 @@ describe('two runs at once with one key', () => {
         if (run.report === undefined) expect.fail(`a run exited ${run.code} without report.json\n${outputTail(run)}`);
         expect(brokenRules(run.report).map((rule) => `${rule.id} ${rule.status}: ${rule.message?.split('\n')[0]}`)).toEqual([]);
         expect({ code: run.code, verdict: run.report.verdict }).toEqual({ code: 0, verdict: 'certified' });
+        // Each saw the other spend the window, and went one request at a time so that the other's 429
+        // probe, emptying the window, catches at most one request of it in flight.
+        expect(run.stdout).toMatch(/X-RateLimit-Remaining \(API key\) fell from \d+ to \d+ while this run sent at most \d+ requests: another client spends the same limit/);
       }
       const [first, second] = runs.map((run) => run.report!);
       expect(Date.parse(first!.startedAt)).toBeLessThan(Date.parse(second!.finishedAt));
