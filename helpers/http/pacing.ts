@@ -42,7 +42,7 @@ interface Window {
   announcedUntilMs: number;
   /** Acquires waiting for a response to tell them about a new window. */
   waiters: Array<() => void>;
-  /** Remaining in the first response of the current window seen, and how many of ours it may not count yet. */
+  /** Remaining in the first response of the current window seen, and how many of the run's requests (on any credential) it may not count yet. */
   base?: { remaining: number; ownSince: number };
   /** Remaining fell further than this run's own requests can explain: another client spends the same key. */
   shared?: boolean;
@@ -121,7 +121,9 @@ export class Pacer {
       await this.sleep(waitMs);
     }
     window.inflight += 1;
-    if (window.base) window.base.ownSince += 1;
+    // Any of the run's requests may be what a window lost: a server that counts by client address puts the
+    // run's requests without a valid key in the key's window too, and that is not another client.
+    for (const counted of this.windows.values()) if (counted.base) counted.base.ownSince += 1;
   }
 
   /** A wait that would end after --max-duration is not begun: the checks left are skipped instead. */
@@ -210,7 +212,7 @@ export class Pacer {
         window.resetAtMs = resetAtMs;
         if (remaining !== undefined) window.remaining = remaining;
         // Requests still in flight may be counted after this Remaining: they are ours to explain it by.
-        window.base = remaining === undefined ? undefined : { remaining, ownSince: window.inflight };
+        window.base = remaining === undefined ? undefined : { remaining, ownSince: this.inflightEverywhere() };
       } else if (resetSeconds === window.reset) {
         window.resetAtMs = Math.max(window.resetAtMs ?? 0, resetAtMs);
         // Responses overtake each other: within a window the lowest Remaining is the true one.
@@ -220,6 +222,12 @@ export class Pacer {
       // An earlier Reset is a late response from a window already over: nothing to learn from it.
     }
     if (status === 429) this.block429(window, headers, now);
+  }
+
+  private inflightEverywhere(): number {
+    let inflight = 0;
+    for (const window of this.windows.values()) inflight += window.inflight;
+    return inflight;
   }
 
   /** A window that lost more than this run sent into it is spent by someone else too; said once, kept for the run. */

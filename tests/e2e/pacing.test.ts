@@ -128,6 +128,15 @@ describe('pacing by X-RateLimit-Remaining', () => {
     expect(pacer.snapshot('key').inflight, 'four at once').toBe(4);
   });
 
+  it('explains a falling Remaining by its requests without a valid key too: a server may count them by address', async () => {
+    const { pacer, lines } = fakePacer();
+    await request(pacer, 'key', 200, headers(300, 250, T0 + 30_000));
+    for (let i = 0; i < 20; i++) await request(pacer, 'anonymous', 401, headers(300, 249 - i, T0 + 30_000));
+    await request(pacer, 'key', 200, headers(300, 229, T0 + 30_000));
+    expect(pacer.snapshot('key').shared).toBeUndefined();
+    expect(lines).toEqual([]);
+  });
+
   it('keeps the lowest Remaining of a window when responses overtake each other', async () => {
     const { pacer } = fakePacer();
     await request(pacer, 'key', 200, headers(60, 10, T0 + 30_000));
