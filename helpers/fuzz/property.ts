@@ -91,9 +91,10 @@ export async function shrinkFirstFailure<T>(sent: SentRuns<T>, probe: (value: T)
       last = { value, violation: firstViolation };
       throw firstViolation;
     }
-    // Once stopped or out of budget, every candidate "passes" without a request: fast-check then keeps
-    // the last failure as the counterexample and ends.
-    if (stopped || shrinkSteps >= budget.maxShrinks) return true;
+    // Once stopped or out of budget, fast-check is interrupted: it keeps the last failure as the
+    // counterexample and ends. (Letting every further candidate pass instead walked the whole rest of the
+    // shrink tree without a request: for a long string, seconds of CPU.)
+    if (stopped || shrinkSteps >= budget.maxShrinks) throw new fc.PreconditionFailure(true);
     shrinkSteps += 1;
     try {
       await probe(value);

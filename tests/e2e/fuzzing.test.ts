@@ -291,6 +291,38 @@ describe('runs sent together', () => {
   });
 });
 
+describe('a shrink budget', () => {
+  // A long string shrinks through a deep tree: walking the whole of it after the budget is spent cost seconds.
+  const arbitrary = fc.string({ minLength: 200, maxLength: 300 });
+  const probe = async (value: string) => {
+    if (value.length > 10) throw RuleViolation.of({ what: `${value.length} characters`, expected: 'at most 10', seen: 'more' });
+  };
+
+  it('ends shrinking at the step it allows, with the counterexample a run stopped there holds, and no request more', async () => {
+    const sent: string[] = [];
+    const failure = await fuzzForViolation(arbitrary, { seed: 5, runs: 10, maxShrinks: 3 }, async (value) => {
+      sent.push(value);
+      await probe(value);
+    });
+    // What a one-at-a-time run holds once it lets every candidate after the third step pass.
+    let steps = 0;
+    const stoppedThere = await fc.check(fc.asyncProperty(arbitrary, async (value) => {
+      if (steps === 0) {
+        steps = 1;
+        await probe(value);
+        return;
+      }
+      if (steps > 3) return;
+      steps += 1;
+      await probe(value);
+    }), { seed: 5, numRuns: 10 });
+    expect(failure?.shrinkSteps).toBe(3);
+    expect(sent).toHaveLength(10 + 3);
+    expect(failure?.value).toBe(stoppedThere.counterexample?.[0]);
+    expect(failure?.path).toBe(stoppedThere.counterexamplePath);
+  });
+});
+
 describe('replaying a seed', () => {
   // A defect, so that shrinking (whose steps depend on the answers) is part of what must repeat.
   const server = recordingServer(['create-status-unchecked']);
