@@ -171,6 +171,9 @@ export const CREATING_DEFECTS = [
     area: 'creating',
     description: 'checks status with `status in STATUS_MAP` on an object literal, which also finds Object.prototype members such as "constructor"',
     rules: ['CREATE-11'],
+    // fast-check's random strings favour Object.prototype's names (__proto__, toString, valueOf: some 0.8% of
+    // them), so FUZZ-01's random statuses meet this defect in a few runs out of a hundred.
+    byChance: ['FUZZ-01'],
   },
   {
     id: 'create-status-regex-unanchored',
