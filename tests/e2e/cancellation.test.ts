@@ -1,14 +1,13 @@
 // CI jobs get cancelled: SIGTERM (or Ctrl-C's SIGINT) mid-run must still leave the reports of what was
 // judged, with an honest "incomplete" verdict, and end within seconds.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { Report } from '../../cli/report.js';
-import { parseJson } from '../../helpers/json.js';
 import { packagePath } from '../../helpers/package-root.js';
 import { startReferenceServer } from '../../server/reference-server.js';
+import { reportIn } from '../support/cli.js';
 import { withChildSlot } from '../support/harness.js';
 
 interface Ended {
@@ -34,11 +33,6 @@ function runAndSignal(baseUrl: string, apiKey: string, signals: NodeJS.Signals[]
     signals.forEach((signal, index) => setTimeout(() => child.kill(signal), index * 100));
   }, afterMs);
   return new Promise((resolve) => child.on('exit', (code) => resolve({ code, afterSignalMs: performance.now() - signalledAt, output, reportDir })));
-}
-
-function reportIn(dir: string): Report | undefined {
-  const path = join(dir, 'report.json');
-  return existsSync(path) ? (parseJson(readFileSync(path, 'utf8')) as unknown as Report) : undefined;
 }
 
 describe('a cancelled run', () => {

@@ -28,11 +28,15 @@ export function runCli(args: readonly string[], options: { env?: Record<string, 
     }, (error, stdout, stderr) => {
       const code = error ? (typeof error.code === 'number' ? error.code : -1) : 0;
       if (error && typeof error.code !== 'number') return reject(error);
-      const reportPath = join(reportDir, 'report.json');
-      const report = existsSync(reportPath) ? (parseJson(readFileSync(reportPath, 'utf8')) as unknown as Report) : undefined;
-      resolve({ code, stdout, stderr, reportDir, report });
+      resolve({ code, stdout, stderr, reportDir, report: reportIn(reportDir) });
     });
   });
+}
+
+/** The report.json a run wrote into `dir`, read as a user would read it; undefined when it wrote none. */
+export function reportIn(dir: string): Report | undefined {
+  const path = join(dir, 'report.json');
+  return existsSync(path) ? (parseJson(readFileSync(path, 'utf8')) as unknown as Report) : undefined;
 }
 
 /** Starts a reference server (with defects or variants), runs the CLI against it, and stops the server. */

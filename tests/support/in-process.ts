@@ -2,19 +2,17 @@
 // start-up of a child (node and the CLI's imports), about a third of what a harness run costs. For
 // the mutation harness and the gallery, whose point is each run's verdict; the tests whose point is the
 // CLI itself (exit codes, output, key leaks) keep runCli.
-import { mkdtempSync, readFileSync, existsSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArguments } from '../../cli/options.js';
 import { failedInvocation } from '../../cli/failure.js';
-import type { Report } from '../../cli/report.js';
 import { resolveRunOptions } from '../../cli/resolve-options.js';
 import { certify as certifyRun } from '../../cli/run.js';
 import { TOOL } from '../../cli/tool.js';
-import { parseJson } from '../../helpers/json.js';
 import { proxyRouteFor } from '../../helpers/http/proxy.js';
 import { startReferenceServer, type ReferenceServerOptions, type RunningReferenceServer } from '../../server/reference-server.js';
-import { runCli, type CliRun } from './cli.js';
+import { reportIn, runCli, type CliRun } from './cli.js';
 
 /** As runCli's, a run that takes longer is cut off. */
 const DEFAULT_TIMEOUT_MS = 120_000;
@@ -36,13 +34,9 @@ export async function certifyInProcess(serverOptions: ReferenceServerOptions, ar
 export async function runInProcess(args: readonly string[], apiKey: string, options: { timeoutMs: number }): Promise<CliRun> {
   const reportDir = mkdtempSync(join(tmpdir(), 'petstore-run-'));
   const output: string[] = [];
-  const readReport = () => {
-    const reportPath = join(reportDir, 'report.json');
-    return existsSync(reportPath) ? (parseJson(readFileSync(reportPath, 'utf8')) as unknown as Report) : undefined;
-  };
   const ended = (error: unknown): CliRun => {
     const failure = failedInvocation(error, false);
-    return { code: failure.exitCode, stdout: output.join(''), stderr: failure.stderr, reportDir, report: readReport() };
+    return { code: failure.exitCode, stdout: output.join(''), stderr: failure.stderr, reportDir, report: reportIn(reportDir) };
   };
   let parsed: ReturnType<typeof parseArguments>;
   try {
@@ -56,7 +50,7 @@ export async function runInProcess(args: readonly string[], apiKey: string, opti
     // A child gets no proxy variables; this process's would send loopback traffic through a proxy.
     if (resolved.baseUrl !== undefined && proxyRouteFor(resolved.baseUrl)) return await runCli(args, { env: { PETSTORE_API_KEY: apiKey }, reportDir, timeoutMs: options.timeoutMs });
     const result = await certifyRun({ ...resolved, signal: AbortSignal.timeout(options.timeoutMs), print: (line) => output.push(`${line}\n`) });
-    return { code: result.exitCode, stdout: output.join(''), stderr: '', reportDir, report: readReport() };
+    return { code: result.exitCode, stdout: output.join(''), stderr: '', reportDir, report: reportIn(reportDir) };
   } catch (error) {
     return ended(error);
   }
