@@ -215,9 +215,11 @@ export class Pacer {
         window.base = remaining === undefined ? undefined : { remaining, ownSince: this.inflightEverywhere() };
       } else if (resetSeconds === window.reset) {
         window.resetAtMs = Math.max(window.resetAtMs ?? 0, resetAtMs);
-        // Responses overtake each other: within a window the lowest Remaining is the true one.
-        if (remaining !== undefined) window.remaining = Math.min(window.remaining ?? remaining, remaining);
-        if (remaining !== undefined) this.noticeSharing(credential, window, remaining);
+        if (remaining !== undefined) {
+          // Responses overtake each other: within a window the lowest Remaining is the true one.
+          window.remaining = Math.min(window.remaining ?? remaining, remaining);
+          this.noticeSharing(credential, window, remaining);
+        }
       }
       // An earlier Reset is a late response from a window already over: nothing to learn from it.
     }
