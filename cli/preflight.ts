@@ -1,7 +1,9 @@
-import { connect as connectTcp, isIP } from 'node:net';
+import { request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import { connect as connectTcp, isIP, type Socket } from 'node:net';
 import { connect as connectTls } from 'node:tls';
 import { readFileSync } from 'node:fs';
-import type { ProxyRoute } from '../helpers/http/proxy.js';
+import { proxyAuthorizationOf, proxyVariableFor, type ProxyRoute } from '../helpers/http/proxy.js';
 import type { Exchange, RecordedResponse } from '../helpers/http/exchange.js';
 
 /** The target cannot be talked to at all: exit code 3. */
@@ -15,8 +17,89 @@ export class TargetUnreachable extends Error {
  * may be reachable only through it (its name may not even resolve here).
  */
 export async function assertReachable(baseUrl: string, timeoutMs: number, caFile?: string, proxy?: ProxyRoute): Promise<void> {
-  if (proxy) return assertConnects(new URL(proxy.url), timeoutMs, undefined, `the proxy ${proxy.shown} (for ${new URL(baseUrl).origin})`);
-  return assertConnects(new URL(baseUrl), timeoutMs, caFile, new URL(baseUrl).origin);
+  const target = new URL(baseUrl);
+  if (!proxy) return assertConnects(target, timeoutMs, caFile, target.origin);
+  await assertConnects(new URL(proxy.url), timeoutMs, undefined, `the proxy ${proxy.shown} (for ${target.origin})`);
+  // An https target is reached through a tunnel the proxy must grant: asking costs no request of the target.
+  // A plain http one is forwarded request by request; the client reads the proxy's refusal from the first answer.
+  if (target.protocol === 'https:') await assertTunnels(target, proxy, timeoutMs, caFile);
+}
+
+/**
+ * Asks the proxy for a tunnel to the target (CONNECT, with the proxy's credentials) and shakes hands with
+ * the target's TLS through it, as every request will: a proxy that wants credentials (407) or refuses the
+ * tunnel (403, say) ends the run here, named, instead of failing every rule.
+ */
+async function assertTunnels(target: URL, proxy: ProxyRoute, timeoutMs: number, caFile: string | undefined): Promise<void> {
+  const proxyUrl = new URL(proxy.url);
+  const host = target.hostname.replace(/^\[|\]$/g, '');
+  const authority = `${target.hostname}:${target.port || 443}`;
+  const authorization = proxyAuthorizationOf(proxy);
+  const tunnel = await new Promise<Socket>((resolve, reject) => {
+    const fail = (message: string) => {
+      clearTimeout(deadline);
+      connectRequest.destroy();
+      reject(new TargetUnreachable(message));
+    };
+    const connectRequest = (proxyUrl.protocol === 'https:' ? httpsRequest : httpRequest)({
+      host: proxyUrl.hostname.replace(/^\[|\]$/g, ''),
+      port: Number(proxyUrl.port || (proxyUrl.protocol === 'https:' ? 443 : 80)),
+      method: 'CONNECT',
+      path: authority,
+      headers: { host: authority, ...(authorization ? { 'proxy-authorization': authorization } : {}) },
+    });
+    const deadline = setTimeout(() => fail(`the proxy ${proxy.shown} opened no tunnel to ${authority} within ${timeoutMs} ms (--timeout)`), timeoutMs);
+    connectRequest.once('error', (error: NodeJS.ErrnoException) => fail(`cannot reach the proxy ${proxy.shown} (for ${target.origin}): ${reachabilityMessage(error)}`));
+    connectRequest.once('connect', (answer, socket) => {
+      if (answer.statusCode !== undefined && answer.statusCode >= 200 && answer.statusCode <= 299) {
+        clearTimeout(deadline);
+        resolve(socket);
+        return;
+      }
+      socket.destroy();
+      fail(proxyRefusal(proxy, `CONNECT ${authority}`, answer.statusCode ?? 0, answer.statusMessage, target.protocol, authorization !== undefined).line);
+    });
+    connectRequest.end();
+  });
+  await new Promise<void>((resolve, reject) => {
+    const socket = connectTls({ socket: tunnel, servername: isIP(host) ? undefined : host, ca: caFile ? readFileSync(caFile) : undefined, ALPNProtocols: ['http/1.1'] });
+    const deadline = setTimeout(() => fail(`no TLS handshake within ${timeoutMs} ms (--timeout)`), timeoutMs);
+    const fail = (message: string) => {
+      clearTimeout(deadline);
+      socket.destroy();
+      reject(new TargetUnreachable(`cannot reach ${target.origin} through the proxy ${proxy.shown}: ${message}`));
+    };
+    socket.once('error', (error: NodeJS.ErrnoException) => fail(reachabilityMessage(error)));
+    socket.once('secureConnect', () => {
+      clearTimeout(deadline);
+      socket.end();
+      resolve();
+    });
+  });
+}
+
+/** What a proxy's refusal says, for the preflight's line and the client's diagnosis alike. */
+export interface ProxyRefusal {
+  /** One line: the proxy (without credentials), what was asked and what it answered, and what to change. */
+  line: string;
+  problem: string;
+  hint: string;
+}
+
+/**
+ * A proxy answered `status` to `asked` instead of carrying it to the target: the target was never judged.
+ * 407 wants credentials (or refused those given), and so does 401 from proxies that answer wrong
+ * credentials so (tinyproxy); anything else refused the request outright.
+ */
+export function proxyRefusal(proxy: ProxyRoute, asked: string, status: number, reason: string | undefined, targetScheme: string, withCredentials: boolean): ProxyRefusal {
+  const variable = proxyVariableFor(targetScheme);
+  const problem = `the proxy ${proxy.shown} answered ${status}${reason ? ` ${reason}` : ''} to ${asked}: the request never reached the target`;
+  const hint = status === 407 || status === 401
+    ? withCredentials
+      ? `the proxy refused the user and password in ${variable}: check them`
+      : `the proxy wants a user and password: give them in ${variable} (http://user:password@host:port)`
+    : `the proxy refuses to carry this request: ask its administrators to allow ${asked.startsWith('CONNECT') ? `tunnels (CONNECT) to ${asked.slice('CONNECT '.length)}` : 'the target\'s address'}, or exempt the target with NO_PROXY`;
+  return { line: `${problem}; ${hint}`, problem, hint };
 }
 
 async function assertConnects(url: URL, timeoutMs: number, caFile: string | undefined, what: string): Promise<void> {
@@ -80,6 +163,8 @@ export interface Diagnosis {
 export const DIAGNOSED_WITHIN = 8;
 /** Answers with the key, all 401, after which the key (not the server) is taken to be wrong. */
 const REFUSED_KEY_ANSWERS = 3;
+/** How the diagnosis of a refused key begins: the client names the proxy in it when a proxy may be the one refusing. */
+export const EVERY_KEY_REFUSED = 'every request with the key was answered 401';
 const LOGIN_PATH = /(log-?in|sign-?in|auth|sso|oauth|saml|session)/i;
 
 /**
@@ -110,7 +195,7 @@ export function diagnoseEarlyAnswers(exchanges: readonly Exchange[], baseUrl: st
   const listed = withTheKey.some((exchange) => exchange.request.method === 'GET' && pathOf(exchange, baseUrl) === '/pets');
   if (listed && withTheKey.length >= REFUSED_KEY_ANSWERS && withTheKey.every((exchange) => exchange.response!.status === 401)) {
     return {
-      problem: `every request with the key was answered 401 (${withTheKey.length} of ${withTheKey.length})`,
+      problem: `${EVERY_KEY_REFUSED} (${withTheKey.length} of ${withTheKey.length})`,
       hint: 'is the key right, or is it for another environment? Set PETSTORE_API_KEY to a key of this server (and check --base-url names the environment the key is for)',
       seq: withTheKey.at(-1)!.seq,
     };
@@ -127,7 +212,7 @@ function withKey(exchange: Exchange): boolean {
   return exchange.request.auth === 'key';
 }
 
-function isHtml(response: RecordedResponse): boolean {
+export function isHtml(response: RecordedResponse): boolean {
   return /^text\/html\b/i.test(response.headers['content-type'] ?? '') || /^\s*<(!doctype html|html)\b/i.test(response.rawBody);
 }
 

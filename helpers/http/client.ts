@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { STATUS_CODES } from 'node:http';
 import { appendFileSync, writeFileSync } from 'node:fs';
 import { readFileSync } from 'node:fs';
 import { request, type Dispatcher } from 'undici';
@@ -8,9 +9,9 @@ import { CancellationWatch } from './cancellation.js';
 import { NotJudged } from '../judge/outcome.js';
 import { CircuitBreaker } from './circuit-breaker.js';
 import { Pacer, RateLimitWaitTooLong } from './pacing.js';
-import { dispatcherFor, type ProxyRoute } from './proxy.js';
+import { dispatcherFor, proxyAuthorizationOf, proxyVariableFor, type ProxyRoute } from './proxy.js';
 import { redact, registerSecret } from './redact.js';
-import { diagnoseEarlyAnswers, DIAGNOSED_WITHIN, type Diagnosis } from '../../cli/preflight.js';
+import { diagnoseEarlyAnswers, DIAGNOSED_WITHIN, EVERY_KEY_REFUSED, isHtml, proxyRefusal, type Diagnosis } from '../../cli/preflight.js';
 import { readBody } from './response-body.js';
 import type { RecordedAnswer, ReplaySource } from '../../cli/verify-replay.js';
 
@@ -201,6 +202,8 @@ export class PetstoreClient {
       if (exchange.error) {
         // An abandoned request is the cancellation's doing, not the target's.
         this.cancellation?.throwIfCancelled();
+        // A proxy's refusal reads as a transport failure, but says the target was never judged.
+        if (this.diagnosis) throw new TargetNotJudgeable(this.diagnosis, exchange);
         throw new TransportError(exchange.error, exchange);
       }
       if (this.diagnosis) throw new TargetNotJudgeable(this.diagnosis, exchange);
@@ -282,7 +285,7 @@ export class PetstoreClient {
     this.record(exchange);
     if (answer.seq !== undefined) this.replayRecorded(answer.seq);
     if (!(exchange.error && this.cancellation?.cancelled)) this.noteOutcome(exchange.error);
-    this.diagnose();
+    this.diagnose(exchange);
     return exchange;
   }
 
@@ -294,7 +297,7 @@ export class PetstoreClient {
     try {
       response = await this.fetchResponse(url, method, headers, body);
     } catch (cause) {
-      error = describeTransportError(cause, this.options.timeoutMs);
+      error = describeTransportError(cause, this.options.timeoutMs, this.options.proxy?.shown);
     }
     return { response, error, startedAt, durationMs: Math.round((performance.now() - started) * 10) / 10 };
   }
@@ -383,13 +386,42 @@ export class PetstoreClient {
    * Reads the first answers of a run for a target that cannot be judged; the person hears the cause once.
    * Only a run (it keeps an exchange log) stops so: a client a test drives on its own sends what it is told.
    */
-  private diagnose(): void {
-    if (!this.options.exchangeLogPath || this.diagnosis || this.exchanges.length > DIAGNOSED_WITHIN) return;
-    this.diagnosis = diagnoseEarlyAnswers(this.exchanges, this.options.baseUrl);
+  private diagnose(exchange: Exchange): void {
+    if (!this.options.exchangeLogPath || this.diagnosis) return;
+    const early = this.exchanges.length > DIAGNOSED_WITHIN ? undefined : diagnoseEarlyAnswers(this.exchanges, this.options.baseUrl);
+    this.diagnosis = this.proxyRefused(exchange) ?? (early && this.proxyMayRefuse(early));
     if (!this.diagnosis) return;
     this.notify(`stopping: ${this.diagnosis.problem}; no further request is sent`);
     // The CLI process reads it beside the exchange log, for the verdict and the reports.
     writeFileSync(diagnosisPathFor(this.options.exchangeLogPath), redact(stringifyJson(this.diagnosis)));
+  }
+
+  /**
+   * Through a proxy, a 407 is the proxy's answer, never the target's: it wants credentials, or refused
+   * those given. undici turns it into an error of its own; a proxy in front of another one may pass it on. Whenever it comes, the target was not judged; the run stops and names the proxy.
+   */
+  private proxyRefused(exchange: Exchange): Diagnosis | undefined {
+    const proxy = this.options.proxy;
+    if (!proxy || (exchange.response?.status !== 407 && exchange.error !== proxyAuthenticationRequired(proxy.shown))) return undefined;
+    const asked = `${exchange.request.method} ${exchange.request.url}`;
+    const { problem, hint } = proxyRefusal(proxy, asked, 407, STATUS_CODES[407], new URL(this.options.baseUrl).protocol, proxyAuthorizationOf(proxy) !== undefined);
+    return { problem, hint, seq: exchange.seq };
+  }
+
+  /**
+   * Some proxies answer wrong credentials 401, with an HTML page, where 407 is due (tinyproxy does): every
+   * request answered so through a proxy names the proxy beside the key, the more likely cause.
+   */
+  private proxyMayRefuse(diagnosis: Diagnosis): Diagnosis {
+    const proxy = this.options.proxy;
+    const answer = this.exchanges.find((exchange) => exchange.seq === diagnosis.seq)?.response;
+    if (!proxy || !diagnosis.problem.startsWith(EVERY_KEY_REFUSED) || !answer || !isHtml(answer)) return diagnosis;
+    const variable = proxyVariableFor(new URL(this.options.baseUrl).protocol);
+    return {
+      ...diagnosis,
+      problem: `${diagnosis.problem}, with an HTML page, not the API's JSON: the proxy ${proxy.shown} may be refusing its credentials`,
+      hint: `check the proxy's user and password in ${variable}; if they are right, ${diagnosis.hint}`,
+    };
   }
 
   /** Feeds the circuit breaker; the person at the terminal hears it once, when it opens. */
@@ -427,10 +459,21 @@ function lowerCaseKeys(headers: Record<string, string>): Record<string, string> 
   return Object.fromEntries(Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value]));
 }
 
+/** The transport error of a request the proxy answered 407. */
+function proxyAuthenticationRequired(proxyShown: string): string {
+  return `the proxy ${proxyShown} answered 407 Proxy Authentication Required`;
+}
+
 /** One line a person can act on, from whatever undici or the OS threw. */
-export function describeTransportError(cause: unknown, timeoutMs: number): string {
+export function describeTransportError(cause: unknown, timeoutMs: number, proxyShown?: string): string {
   const error = cause as { name?: string; code?: string; message?: string; cause?: { code?: string; message?: string } };
   const code = error.code ?? error.cause?.code;
+  // undici's words when a proxy refuses the tunnel to an https target mid-run (the preflight asked it once).
+  const tunnelRefused = /^Proxy response \((\d+)\) !== 200/.exec(error.message ?? '');
+  if (proxyShown && tunnelRefused) return `the proxy ${proxyShown} refused the tunnel to the target (CONNECT answered ${tunnelRefused[1]})`;
+  if (proxyShown && code === 'ECONNREFUSED') return `connection refused by the proxy ${proxyShown}`;
+  // undici's ProxyAgent turns a proxy's 407 into an error: the answer never reaches the caller.
+  if (proxyShown && /Proxy Authentication Required \(407\)/.test(error.message ?? '')) return proxyAuthenticationRequired(proxyShown);
   if (error.name === 'TimeoutError' || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') {
     return `no complete response within ${timeoutMs} ms (--timeout)`;
   }

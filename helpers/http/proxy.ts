@@ -25,6 +25,18 @@ export function proxyRouteFor(targetUrl: string): ProxyRoute | undefined {
   return { url: parsed.href, shown: shown.href.replace(/\/$/, '') };
 }
 
+/** The Proxy-Authorization a proxy URL's credentials make (Basic, as undici's ProxyAgent sends them). */
+export function proxyAuthorizationOf(route: ProxyRoute): string | undefined {
+  const url = new URL(route.url);
+  if (!url.username && !url.password) return undefined;
+  return `Basic ${Buffer.from(`${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`).toString('base64')}`;
+}
+
+/** The variable that names the proxy for a target of this scheme (the lower-case one works as well). */
+export function proxyVariableFor(targetScheme: string): string {
+  return targetScheme === 'https:' ? 'HTTPS_PROXY' : 'HTTP_PROXY';
+}
+
 /** What the run's connections need, proxied or not. */
 export interface ConnectionSettings {
   connections: number;
