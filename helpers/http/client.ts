@@ -8,6 +8,7 @@ import { stringifyJson } from '../json.js';
 import { CancellationWatch } from './cancellation.js';
 import { NotJudged } from '../judge/outcome.js';
 import { CircuitBreaker } from './circuit-breaker.js';
+import { ConnectionWatch } from './connection-watch.js';
 import { Pacer, RateLimitWaitTooLong } from './pacing.js';
 import { dispatcherFor, proxyAuthorizationOf, proxyVariableFor, type ProxyRoute } from './proxy.js';
 import { redact, registerSecret } from './redact.js';
@@ -104,6 +105,9 @@ export function announceProgress(phase: string, unit: string, total?: number): v
 /** How long a replay waits for an answer the recording placed earlier before it lets a later one go on. */
 const REPLAY_STALL_MS = 200;
 
+/** Methods whose request may be sent twice to the same effect as once (RFC 9110 §9.2.2). */
+const IDEMPOTENT_METHODS = new Set(['GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS']);
+
 /** Transport failures in a row after which the target is taken to have stopped answering (README, Troubleshooting). */
 const FAILURES_IN_A_ROW_BEFORE_GIVING_UP = 3;
 
@@ -113,6 +117,9 @@ export class PetstoreClient {
   /** The rule whose check sends a request: checks in flight together share the client, so one field cannot say. */
   private readonly ruleInFlight = new AsyncLocalStorage<string>();
   private readonly dispatcher: Dispatcher;
+  /** Connections used once: for a POST, and for a request sent again after a kept-alive connection failed it. */
+  private readonly freshDispatcher: Dispatcher;
+  private readonly connections: ConnectionWatch | undefined;
   private readonly pacer: Pacer;
   private sent = 0;
   private budgetAnnounced = false;
@@ -125,11 +132,10 @@ export class PetstoreClient {
   constructor(private readonly options: ClientOptions) {
     registerSecret(options.apiKey);
     this.cancellation = options.cancelMarkerPath ? new CancellationWatch(options.cancelMarkerPath) : undefined;
-    this.dispatcher = dispatcherFor(options.proxy, {
-      connections: options.concurrency,
-      timeoutMs: options.timeoutMs,
-      ca: options.caFile ? readFileSync(options.caFile) : undefined,
-    });
+    const settings = { connections: options.concurrency, timeoutMs: options.timeoutMs, ca: options.caFile ? readFileSync(options.caFile) : undefined };
+    this.dispatcher = dispatcherFor(options.proxy, settings);
+    this.freshDispatcher = dispatcherFor(options.proxy, { ...settings, singleUse: true });
+    this.connections = options.replay ? undefined : new ConnectionWatch();
     this.pacer = new Pacer({
       reserve: options.rateLimitReserve,
       maxWaitMs: options.maxWaitMs ?? 120_000,
@@ -217,7 +223,8 @@ export class PetstoreClient {
 
   async close(): Promise<void> {
     this.cancellation?.stop();
-    await this.dispatcher.close();
+    this.connections?.stop();
+    await Promise.all([this.dispatcher.close(), this.freshDispatcher.close()]);
   }
 
   /** Bounded concurrency: checks may fire requests in parallel, the target sees at most `concurrency`. */
@@ -251,7 +258,12 @@ export class PetstoreClient {
     throw new BudgetExhausted(reason);
   }
 
-  private async once(request: SendOptions): Promise<Exchange> {
+  /**
+   * Sends the request once; once more, on a new connection, when a kept-alive connection failed it before
+   * any byte of its answer came (RFC 9112 §9.3.1): the server had closed it between two requests, as servers
+   * that close after every answer without saying so do. Both attempts are recorded; only the second judges.
+   */
+  private async once(request: SendOptions, onNewConnection = false): Promise<Exchange> {
     this.assertBudgetLeft();
     // Before the breaker: requests the cancellation abandoned are no sign of a dead target.
     this.cancellation?.throwIfCancelled();
@@ -269,7 +281,7 @@ export class PetstoreClient {
       headers: { ...headers, ...(auth.shown !== undefined ? { authorization: auth.shown } : {}) },
     };
     if (auth.value !== undefined) headers.authorization = auth.value;
-    const answer = this.options.replay ? replayed(this.options.replay, recorded) : await this.live(url, method, headers, body);
+    const answer = this.options.replay ? replayed(this.options.replay, recorded) : await this.live(url, method, headers, body, onNewConnection);
     if (answer.seq !== undefined) await this.replayTurn(answer.seq);
     const { response, error, startedAt, durationMs } = answer;
     const exchange: Exchange = Object.freeze({
@@ -279,35 +291,56 @@ export class PetstoreClient {
       request: Object.freeze(recorded),
       response: response && Object.freeze(response),
       error,
+      ...(answer.retry && !onNewConnection ? { retried: true } : {}),
       startedAt,
       durationMs,
     });
     this.record(exchange);
     if (answer.seq !== undefined) this.replayRecorded(answer.seq);
+    // A connection the server had closed says nothing of the target: neither the breaker nor a diagnosis hears of it.
+    if (exchange.retried) return this.once(request, true);
     if (!(exchange.error && this.cancellation?.cancelled)) this.noteOutcome(exchange.error);
     this.diagnose(exchange);
     return exchange;
   }
 
-  private async live(url: string, method: string, headers: Record<string, string>, body: string | undefined): Promise<RecordedAnswer> {
+  private async live(url: string, method: string, headers: Record<string, string>, body: string | undefined, onNewConnection: boolean): Promise<RecordedAnswer> {
     const started = performance.now();
     const startedAt = new Date().toISOString();
     let response: RecordedResponse | undefined;
     let error: string | undefined;
+    let retry = false;
     try {
-      response = await this.fetchResponse(url, method, headers, body);
+      // A request that may not be sent twice (a POST) never goes on a kept-alive connection, which the server
+      // may have closed unseen: failing there, it could not be sent again.
+      const fresh = onNewConnection || !IDEMPOTENT_METHODS.has(method);
+      response = await this.fetchResponse(url, method, headers, body, fresh ? this.freshDispatcher : this.dispatcher);
     } catch (cause) {
       error = describeTransportError(cause, this.options.timeoutMs, this.options.proxy?.shown);
+      retry = !onNewConnection && this.closedWhileIdle(cause, method);
+      if (retry) error = `${error}, on a kept-alive connection, before any byte of the answer: sent again on a new connection`;
     }
-    return { response, error, startedAt, durationMs: Math.round((performance.now() - started) * 10) / 10 };
+    return { response, error, startedAt, durationMs: Math.round((performance.now() - started) * 10) / 10, ...(retry ? { retry } : {}) };
   }
 
-  private async fetchResponse(url: string, method: string, headers: Record<string, string>, body: string | undefined): Promise<RecordedResponse> {
+  /**
+   * Whether a failure met a kept-alive connection the server had closed, and the request may go again: it
+   * failed as a closed or reset connection, on a reused one, before any byte of its answer. An idempotent
+   * request may always go again (RFC 9110 §9.2.2); another (a POST) only when not a byte of it had left.
+   */
+  private closedWhileIdle(cause: unknown, method: string): boolean {
+    const code = (cause as { code?: string }).code;
+    if (code !== 'UND_ERR_SOCKET' && code !== 'ECONNRESET' && code !== 'EPIPE') return false;
+    const failure = this.connections?.failureOf(cause);
+    return failure !== undefined && failure.reused && failure.unanswered && (IDEMPOTENT_METHODS.has(method) || failure.neverSent);
+  }
+
+  private async fetchResponse(url: string, method: string, headers: Record<string, string>, body: string | undefined, dispatcher: Dispatcher): Promise<RecordedResponse> {
     const response = await request(url, {
       method: method as Dispatcher.HttpMethod,
       headers,
       body,
-      dispatcher: this.dispatcher,
+      dispatcher,
       signal: this.cancellation ? AbortSignal.any([AbortSignal.timeout(this.options.timeoutMs), this.cancellation.signal]) : AbortSignal.timeout(this.options.timeoutMs),
     });
     const flat = flattenHeaders(response.headers);
@@ -481,6 +514,8 @@ export function describeTransportError(cause: unknown, timeoutMs: number, proxyS
   if (code === 'ECONNRESET') return 'connection reset by the server';
   // undici reports a reset and a plain close mid-response alike ("other side closed").
   if (code === 'UND_ERR_SOCKET') return 'the server closed the connection before the response was complete';
+  // The same, on a connection used once: undici then reads the close as the end of a body shorter than announced.
+  if (code === 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH') return 'the server closed the connection before the response was complete (the body is shorter than its Content-Length)';
   if (code === 'UND_ERR_HEADERS_OVERFLOW') return 'the response headers exceed 16 KiB';
   if (error.name === 'HTTPParserError') return `the answer is not HTTP/1.1 (${error.message}); is this an https:// or a non-HTTP port?`;
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return 'host name does not resolve';

@@ -43,6 +43,8 @@ export interface ConnectionSettings {
   timeoutMs: number;
   /** PEM of a CA to trust for the target's TLS (--ca-file). */
   ca?: Buffer;
+  /** Every connection carries one request and is closed: none is ever reused. */
+  singleUse?: boolean;
 }
 
 /**
@@ -51,7 +53,7 @@ export interface ConnectionSettings {
  * proxies expect (many refuse CONNECT to anything but port 443).
  */
 export function dispatcherFor(route: ProxyRoute | undefined, settings: ConnectionSettings): Dispatcher {
-  const common = { connections: settings.connections, headersTimeout: settings.timeoutMs, bodyTimeout: settings.timeoutMs };
+  const common = { connections: settings.connections, headersTimeout: settings.timeoutMs, bodyTimeout: settings.timeoutMs, ...(settings.singleUse ? { pipelining: 0 } : {}) };
   if (!route) return new Agent({ ...common, connect: settings.ca ? { ca: settings.ca } : undefined });
   return new ProxyAgent({ ...common, uri: route.url, proxyTunnel: false, requestTls: settings.ca ? { ca: settings.ca } : undefined });
 }
