@@ -35,3 +35,14 @@ describe('a long key', () => {
     expect(new Redactor([key]).redact(`prefix${key}suffix and "${key.replaceAll('/', '\\/')}"`)).toBe(`prefix${KEY_PLACEHOLDER}suffix and "${KEY_PLACEHOLDER}"`);
   });
 });
+
+describe('two redactors', () => {
+  it('each redacts its own secrets only: a run\'s key is nothing to the next run', () => {
+    const first = new Redactor(['first-run-key-0a1b2c']);
+    const second = new Redactor(['second-run-key-3d4e5f']);
+    const text = 'first-run-key-0a1b2c and second-run-key-3d4e5f';
+    expect(first.redact(text)).toBe(`${KEY_PLACEHOLDER} and second-run-key-3d4e5f`);
+    expect(second.redact(text)).toBe(`first-run-key-0a1b2c and ${KEY_PLACEHOLDER}`);
+    expect(second.formCount).toBe(first.formCount);
+  });
+});
