@@ -36,7 +36,8 @@ export interface RunResult {
 
 /**
  * Certifies one target: the whole run, from the reference server (if needed) to the reports. Takes options
- * resolveRunOptions has checked (or, for `verify`, those a checked run recorded).
+ * resolveRunOptions has checked, wherever they came from: argv, the programmatic API, or a report folder's
+ * record of them (`verify`).
  */
 export async function certify(options: RunOptions): Promise<RunResult> {
   // The run's own: it redacts this run's secrets, and nothing of a run before it in the same process.
