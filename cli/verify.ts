@@ -29,8 +29,9 @@ const MAX_FILE_BYTES = 512 * 1024 * 1024;
 /** More files than any run writes (one per reporter): a longer list is not a manifest of a run. */
 const MAX_MANIFEST_FILES = 32;
 
-// What report.options holds that is not a setting of the checks, or that cannot travel to another machine.
-const NOT_REPLAYED = ['baseUrl', 'apiKey', 'reportDir', 'reporters', 'baseline', 'writeBaseline', 'caFile', 'today'] as const;
+// What report.options holds that is not a setting of the checks, or that cannot travel to another machine;
+// and the hooks of a live run, which a forged report.json could name and no run records.
+const NOT_REPLAYED = ['baseUrl', 'apiKey', 'reportDir', 'reporters', 'baseline', 'writeBaseline', 'caFile', 'today', 'print', 'status', 'signal', 'replay'] as const;
 
 /**
  * Checks a report folder a reader did not produce: every hash of manifest.json, then the verdict re-judged
