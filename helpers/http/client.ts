@@ -10,11 +10,11 @@ import { NotJudged } from '../judge/outcome.js';
 import { CircuitBreaker } from './circuit-breaker.js';
 import { ConnectionWatch } from './connection-watch.js';
 import { Pacer, RateLimitWaitTooLong } from './pacing.js';
-import { dispatcherFor, proxyAuthorizationOf, proxyVariableFor, type ProxyRoute } from './proxy.js';
-import { redact, registerSecret } from './redact.js';
-import { diagnoseEarlyAnswers, DIAGNOSED_WITHIN, EVERY_KEY_REFUSED, isHtml, proxyRefusal, type Diagnosis } from '../../cli/preflight.js';
+import { dispatcherFor, proxyAuthorizationOf, proxyPassword, proxyRefusal, proxyVariableFor, type ProxyRoute } from './proxy.js';
+import { Redactor } from './redact.js';
+import { diagnoseEarlyAnswers, DIAGNOSED_WITHIN, EVERY_KEY_REFUSED, isHtml, type Diagnosis } from './diagnosis.js';
 import { readBody } from './response-body.js';
-import type { RecordedAnswer, ReplaySource } from '../../cli/verify-replay.js';
+import type { RecordedAnswer, ReplaySource } from './replay.js';
 
 export interface SendOptions {
   method?: 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH' | 'HEAD' | 'OPTIONS';
@@ -53,6 +53,8 @@ export interface ClientOptions {
   deadlineMs?: number;
   /** `verify`: the recorded exchanges answer every request, and nothing is sent. */
   replay?: ReplaySource;
+  /** The run's redactor; by default one that knows this client's key and its proxy's password. */
+  redactor?: Redactor;
 }
 
 /** The request budget (--max-requests) is spent: the rules left are reported as skipped. */
@@ -77,7 +79,7 @@ export class StillRateLimited extends NotJudged {
 }
 
 /**
- * The first answers show a wrong base URL or a refused key (cli/preflight.ts): nothing more is sent, and
+ * The first answers show a wrong base URL or a refused key (helpers/http/diagnosis.ts): nothing more is sent, and
  * the run reports the one cause instead of every rule failed.
  */
 export class TargetNotJudgeable extends NotJudged {
@@ -128,9 +130,15 @@ export class PetstoreClient {
   private readonly queue: Array<() => void> = [];
   private readonly cancellation: CancellationWatch | undefined;
   private diagnosis: Diagnosis | undefined;
+  /** Every text the client writes out (the exchange log, the diagnosis, a transport error) passes through it. */
+  readonly redactor: Redactor;
 
   constructor(private readonly options: ClientOptions) {
-    registerSecret(options.apiKey);
+    // A zero (or fractional) concurrency would leave every request waiting for a slot that never frees.
+    if (!Number.isInteger(options.concurrency) || options.concurrency < 1) {
+      throw new RangeError(`concurrency must be an integer of at least 1, not ${String(options.concurrency)}`);
+    }
+    this.redactor = options.redactor ?? new Redactor([options.apiKey, proxyPassword(options.proxy)]);
     this.cancellation = options.cancelMarkerPath ? new CancellationWatch(options.cancelMarkerPath) : undefined;
     const settings = { connections: options.concurrency, timeoutMs: options.timeoutMs, ca: options.caFile ? readFileSync(options.caFile) : undefined };
     this.dispatcher = dispatcherFor(options.proxy, settings);
@@ -145,6 +153,7 @@ export class PetstoreClient {
       backoffCapMs: 60_000,
       onWait: this.notify,
       sleep: (ms: number) => this.pause(ms),
+      now: () => this.now(),
     });
     // Only a run the CLI follows (it keeps an exchange log) wants progress lines.
     if (options.exchangeLogPath) progressSink = (phase, unit, total) => this.progress(phase, unit, total);
@@ -171,6 +180,14 @@ export class PetstoreClient {
 
   get pacing(): Pacer {
     return this.pacer;
+  }
+
+  /**
+   * The run's time (epoch ms), by which rate-limit windows, read lag and the budget are judged: the
+   * recording's on replay, the real one otherwise. Checks read it here, never from Date.now().
+   */
+  now(): number {
+    return this.options.replay ? this.options.replay.now() : Date.now();
   }
 
   /**
@@ -243,7 +260,7 @@ export class PetstoreClient {
 
   /** Ends the check (reported skipped) once --max-duration or --max-requests is spent. */
   private assertBudgetLeft(): void {
-    if (this.options.deadlineMs !== undefined && Date.now() >= this.options.deadlineMs) {
+    if (this.options.deadlineMs !== undefined && this.now() >= this.options.deadlineMs) {
       this.budgetSpent('time budget (--max-duration)', 'the run\'s time budget (--max-duration) is spent');
     }
     if (this.options.maxRequests !== null && this.sent >= this.options.maxRequests) {
@@ -281,7 +298,7 @@ export class PetstoreClient {
       headers: { ...headers, ...(auth.shown !== undefined ? { authorization: auth.shown } : {}) },
     };
     if (auth.value !== undefined) headers.authorization = auth.value;
-    const answer = this.options.replay ? replayed(this.options.replay, recorded) : await this.live(url, method, headers, body, onNewConnection);
+    const answer = this.options.replay ? this.replayed(this.options.replay, recorded) : await this.live(url, method, headers, body, onNewConnection);
     if (answer.seq !== undefined) await this.replayTurn(answer.seq);
     const { response, error, startedAt, durationMs } = answer;
     const exchange: Exchange = Object.freeze({
@@ -316,7 +333,7 @@ export class PetstoreClient {
       const fresh = onNewConnection || !IDEMPOTENT_METHODS.has(method);
       response = await this.fetchResponse(url, method, headers, body, fresh ? this.freshDispatcher : this.dispatcher);
     } catch (cause) {
-      error = describeTransportError(cause, this.options.timeoutMs, this.options.proxy?.shown);
+      error = this.redactor.redact(describeTransportError(cause, this.options.timeoutMs, this.options.proxy?.shown));
       retry = !onNewConnection && this.closedWhileIdle(cause, method);
       if (retry) error = `${error}, on a kept-alive connection, before any byte of the answer: sent again on a new connection`;
     }
@@ -399,7 +416,7 @@ export class PetstoreClient {
 
   private record(exchange: Exchange): void {
     this.exchanges.push(exchange);
-    if (this.options.exchangeLogPath) appendFileSync(this.options.exchangeLogPath, `${redact(stringifyJson(exchange))}\n`);
+    if (this.options.exchangeLogPath) appendFileSync(this.options.exchangeLogPath, `${this.redactor.redact(stringifyJson(exchange))}\n`);
   }
 
   private readonly progressCounts = new Map<string, number>();
@@ -409,6 +426,7 @@ export class PetstoreClient {
     const key = `${this.currentRule ?? ''} ${phase}`;
     const done = (this.progressCounts.get(key) ?? 0) + 1;
     this.progressCounts.set(key, done);
+    // Wall time, even on replay: the throttle is for the person watching.
     const now = Date.now();
     if (now - this.lastProgressAt < PROGRESS_EVERY_MS) return;
     this.lastProgressAt = now;
@@ -426,12 +444,18 @@ export class PetstoreClient {
     if (!this.diagnosis) return;
     this.notify(`stopping: ${this.diagnosis.problem}; no further request is sent`);
     // The CLI process reads it beside the exchange log, for the verdict and the reports.
-    writeFileSync(diagnosisPathFor(this.options.exchangeLogPath), redact(stringifyJson(this.diagnosis)));
+    writeFileSync(diagnosisPathFor(this.options.exchangeLogPath), this.redactor.redact(stringifyJson(this.diagnosis)));
+  }
+
+  /** The recorded answer, or a transport error naming the request the recording does not hold. */
+  private replayed(replay: ReplaySource, request: RecordedRequest): RecordedAnswer {
+    return replay.answer(request) ?? { error: 'the recorded run holds no answer to this request (verify)', startedAt: new Date(this.now()).toISOString(), durationMs: 0 };
   }
 
   /**
    * Through a proxy, a 407 is the proxy's answer, never the target's: it wants credentials, or refused
-   * those given. undici turns it into an error of its own; a proxy in front of another one may pass it on. Whenever it comes, the target was not judged; the run stops and names the proxy.
+   * those given. undici turns it into an error of its own; a proxy in front of another one may pass it on.
+   * Whenever it comes, the target was not judged; the run stops and names the proxy.
    */
   private proxyRefused(exchange: Exchange): Diagnosis | undefined {
     const proxy = this.options.proxy;
@@ -465,10 +489,6 @@ export class PetstoreClient {
   }
 }
 
-/** The recorded answer, or a transport error naming the request the recording does not hold. */
-function replayed(replay: ReplaySource, request: RecordedRequest): RecordedAnswer {
-  return replay.answer(request) ?? { error: 'the recorded run holds no answer to this request (verify)', startedAt: new Date(Date.now()).toISOString(), durationMs: 0 };
-}
 
 /** Where the client leaves its diagnosis for the CLI process: beside the exchange log of the run. */
 export function diagnosisPathFor(exchangeLogPath: string): string {
@@ -522,7 +542,7 @@ export function describeTransportError(cause: unknown, timeoutMs: number, proxyS
   if (code?.startsWith('ERR_TLS') || code?.includes('CERT') || code === 'DEPTH_ZERO_SELF_SIGNED_CERT') {
     return `TLS failure (${code}): the server certificate is not trusted (--ca-file trusts a given CA)`;
   }
-  return redact(`${code ? `${code}: ` : ''}${error.message ?? String(cause)}`);
+  return `${code ? `${code}: ` : ''}${error.message ?? String(cause)}`;
 }
 
 export { RateLimitWaitTooLong };
