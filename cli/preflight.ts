@@ -30,16 +30,16 @@ export async function assertReachable(baseUrl: string, timeoutMs: number, caFile
  * tunnel (403, say) ends the run here, named, instead of failing every rule.
  */
 async function assertTunnels(target: URL, proxy: ProxyRoute, timeoutMs: number, caFile: string | undefined): Promise<void> {
+  const tunnel = await openTunnel(target, proxy, timeoutMs);
+  await shakeHandsThrough(tunnel, target, proxy, timeoutMs, caFile);
+}
+
+/** The proxy's tunnel to the target: CONNECT host:port, answered 2xx; any other answer is its refusal. */
+function openTunnel(target: URL, proxy: ProxyRoute, timeoutMs: number): Promise<Socket> {
   const proxyUrl = new URL(proxy.url);
-  const host = target.hostname.replace(/^\[|\]$/g, '');
   const authority = `${target.hostname}:${target.port || 443}`;
   const authorization = proxyAuthorizationOf(proxy);
-  const tunnel = await new Promise<Socket>((resolve, reject) => {
-    const fail = (message: string) => {
-      clearTimeout(deadline);
-      connectRequest.destroy();
-      reject(new TargetUnreachable(message));
-    };
+  return new Promise<Socket>((resolve, reject) => {
     const connectRequest = (proxyUrl.protocol === 'https:' ? httpsRequest : httpRequest)({
       host: proxyUrl.hostname.replace(/^\[|\]$/g, ''),
       port: Number(proxyUrl.port || (proxyUrl.protocol === 'https:' ? 443 : 80)),
@@ -48,6 +48,11 @@ async function assertTunnels(target: URL, proxy: ProxyRoute, timeoutMs: number, 
       headers: { host: authority, ...(authorization ? { 'proxy-authorization': authorization } : {}) },
     });
     const deadline = setTimeout(() => fail(`the proxy ${proxy.shown} opened no tunnel to ${authority} within ${timeoutMs} ms (--timeout)`), timeoutMs);
+    const fail = (message: string) => {
+      clearTimeout(deadline);
+      connectRequest.destroy();
+      reject(new TargetUnreachable(message));
+    };
     connectRequest.once('error', (error: NodeJS.ErrnoException) => fail(`cannot reach the proxy ${proxy.shown} (for ${target.origin}): ${reachabilityMessage(error)}`));
     connectRequest.once('connect', (answer, socket) => {
       if (answer.statusCode !== undefined && answer.statusCode >= 200 && answer.statusCode <= 299) {
@@ -60,7 +65,12 @@ async function assertTunnels(target: URL, proxy: ProxyRoute, timeoutMs: number, 
     });
     connectRequest.end();
   });
-  await new Promise<void>((resolve, reject) => {
+}
+
+/** The target's TLS handshake inside the tunnel, verified as every request's will be (--ca-file). */
+function shakeHandsThrough(tunnel: Socket, target: URL, proxy: ProxyRoute, timeoutMs: number, caFile: string | undefined): Promise<void> {
+  const host = target.hostname.replace(/^\[|\]$/g, '');
+  return new Promise<void>((resolve, reject) => {
     const socket = connectTls({ socket: tunnel, servername: isIP(host) ? undefined : host, ca: caFile ? readFileSync(caFile) : undefined, ALPNProtocols: ['http/1.1'] });
     const deadline = setTimeout(() => fail(`no TLS handshake within ${timeoutMs} ms (--timeout)`), timeoutMs);
     const fail = (message: string) => {

@@ -268,6 +268,13 @@ describe.skipIf(tinyproxyAbsent !== undefined)(`through tinyproxy, which require
     expect({ code: run.code, verdict: run.report?.verdict }, outputTail(run)).toEqual({ code: 0, verdict: 'incomplete' });
   }, 120_000);
 
+  it('tunnelling to a target whose certificate is not trusted, ends an https run with exit 3 naming both', async () => {
+    const env = { PETSTORE_API_KEY: TINYPROXY_KEYS[3]!, HTTPS_PROXY: withCredentials(PROXY_PASSWORD) };
+    const { run } = await timedRun(['--base-url', front.baseUrl], { env, timeoutMs: 60_000 });
+    expect(run.code, outputTail(run)).toBe(3);
+    expect(run.stderr).toBe(`petstore-conformance: cannot reach ${new URL(front.baseUrl).origin} through the proxy ${tinyproxy.url}: the TLS certificate is not trusted (DEPTH_ZERO_SELF_SIGNED_CERT); trust its CA with --ca-file <pem>\n`);
+  }, 60_000);
+
   it('refusing the tunnel to a port it does not allow, ends an https run with exit 3 and its answer', async () => {
     const env = { PETSTORE_API_KEY: TINYPROXY_KEYS[3]!, HTTPS_PROXY: withCredentials(PROXY_PASSWORD) };
     const refusedTarget = `https://127.0.0.1:${await closedPort()}/v1`;
