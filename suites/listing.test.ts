@@ -59,7 +59,7 @@ function createdByTheRun(exchanges: readonly Exchange[]): number {
 function tooFewToJudgeThePage(known: number, created: number): string {
   const cannotTell = `a default page of ${PAGE_SIZE.default} cannot be told from a short store`;
   if (created > known) {
-    return `the run created ${created} pets (each answered 201), but the target has shown only ${known} distinct pet id(s) among them and its listings (it gives one id to several pets: CREATE-04), so ${cannotTell}`;
+    return `the run created ${created} pets (${created} POSTs answered 201), but those answers and the listings show only ${known} distinct pet id(s), so ${cannotTell} (one id for several pets? see CREATE-04)`;
   }
   return `the target has shown only ${known} pet(s), so ${cannotTell}`;
 }
