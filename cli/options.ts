@@ -137,8 +137,8 @@ function oneLine(message: string): string {
 }
 
 /**
- * Every value that may be the key, wherever a person put it: registered before parsing, so that even a
- * usage error that echoes an argument cannot print it.
+ * Every value that may be the key, wherever a person put it, and the password of any proxy the environment
+ * names: known before parsing, so that even a usage error that echoes an argument cannot print them.
  */
 export function possibleKeys(argv: readonly string[], env: NodeJS.ProcessEnv): string[] {
   const keys = env.PETSTORE_API_KEY ? [env.PETSTORE_API_KEY] : [];
@@ -146,6 +146,18 @@ export function possibleKeys(argv: readonly string[], env: NodeJS.ProcessEnv): s
     if (arg === '--api-key' && argv[i + 1] !== undefined) keys.push(argv[i + 1]!);
     else if (arg.startsWith('--api-key=')) keys.push(arg.slice('--api-key='.length));
   });
-  return keys;
+  return [...keys, ...proxyPasswords(env)];
+}
+
+function proxyPasswords(env: NodeJS.ProcessEnv): string[] {
+  return Object.entries(env).flatMap(([name, value]) => {
+    if (!/^(https?|all)_proxy$/i.test(name) || !value) return [];
+    try {
+      const password = new URL(value.includes('://') ? value : `http://${value}`).password;
+      return password ? [decodeURIComponent(password)] : [];
+    } catch {
+      return [];
+    }
+  });
 }
 

@@ -1,4 +1,4 @@
-import type { Diagnosis } from './preflight.js';
+import type { Diagnosis } from '../helpers/http/diagnosis.js';
 import type { BaselineJudgement, RuleResult, Verdict } from './report.js';
 import { EXIT_BASELINE_STALE, judgeBaseline, type Baseline } from './reports/baseline.js';
 
