@@ -9,11 +9,13 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startReferenceServer, type RunningReferenceServer } from '../../server/reference-server.js';
 import { runCli, type CliRun } from '../support/cli.js';
-import { outputTail, withChildSlot } from '../support/harness.js';
+import { outputTail, timedInChildSlot, withChildSlot } from '../support/harness.js';
 import { selfSignedCertificate, startTlsFront, type LoopbackServer } from '../support/hostile-servers.js';
 import { startTinyproxy, tinyproxyMissing, type RunningTinyproxy } from '../support/tinyproxy.js';
 
 const KEYS = ['proxy-test-key-71c2', 'proxy-test-key-83d4', 'proxy-test-key-95e6', 'proxy-test-key-a7f8'];
+// A run may first wait for one of the machine's child slots, held by other test files.
+const SLOT_WAIT_MS = 5 * 60_000;
 const TINYPROXY_KEYS = ['tinyproxy-key-0b1c', 'tinyproxy-key-2d3e', 'tinyproxy-key-4f5a', 'tinyproxy-key-6b7c'];
 const PROXY_USER = 'ci-user';
 const PROXY_PASSWORD = 'proxy-s3cret-9d2e';
@@ -141,11 +143,8 @@ async function startRefusingProxy(status: number): Promise<{ url: string; seen: 
 
 /** A CLI run and its own duration, the wait for a machine-wide slot left out. */
 async function timedRun(args: readonly string[], options: { env: Record<string, string>; timeoutMs: number }): Promise<{ run: CliRun; elapsedMs: number }> {
-  return withChildSlot(async () => {
-    const startedAt = Date.now();
-    const run = await runCli(args, options);
-    return { run, elapsedMs: Date.now() - startedAt };
-  });
+  const { result, ms } = await timedInChildSlot(() => runCli(args, options));
+  return { run: result, elapsedMs: ms };
 }
 
 /** Exit 3 within 30 s, the proxy named without its credentials: the target was not judged, nor blamed. */
@@ -187,7 +186,7 @@ describe('a proxy that refuses ends the run as not judged (exit 3), naming the p
     } finally {
       await proxy.close();
     }
-  }, 60_000);
+  }, SLOT_WAIT_MS + 60_000);
 
   it('a proxy answering 407 to CONNECT stops an https run before any request, in one line', async () => {
     const proxy = await startRefusingProxy(407);
@@ -200,7 +199,7 @@ describe('a proxy that refuses ends the run as not judged (exit 3), naming the p
     } finally {
       await proxy.close();
     }
-  }, 60_000);
+  }, SLOT_WAIT_MS + 60_000);
 
   it('a proxy refusing CONNECT (403) stops an https run, saying what to ask for', async () => {
     const proxy = await startRefusingProxy(403);
@@ -211,7 +210,7 @@ describe('a proxy that refuses ends the run as not judged (exit 3), naming the p
     } finally {
       await proxy.close();
     }
-  }, 60_000);
+  }, SLOT_WAIT_MS + 60_000);
 });
 
 // Debian's tinyproxy with BasicAuth: a proxy as CI meets it, not one this file wrote.
@@ -243,7 +242,7 @@ describe.skipIf(tinyproxyAbsent !== undefined)(`through tinyproxy, which require
     expectProxyRefusal(run, elapsedMs, new RegExp(`the proxy ${tinyproxy.url} answered 407 Proxy Authentication Required to GET ${target.url}/\\S+: the request never reached the target`));
     expect(run.stdout).toContain('the proxy wants a user and password: give them in HTTP_PROXY (http://user:password@host:port)');
     expectNotJudgedReport(run);
-  }, 60_000);
+  }, SLOT_WAIT_MS + 60_000);
 
   // tinyproxy answers wrong credentials 401 with an HTML page, not 407: the proxy is named all the same.
   it('with a wrong password, names the proxy as the likely refuser, and shows none of the credentials', async () => {
@@ -253,27 +252,27 @@ describe.skipIf(tinyproxyAbsent !== undefined)(`through tinyproxy, which require
     expect(run.stdout).toContain('What to change: check the proxy\'s user and password in HTTP_PROXY; if they are right, is the key right');
     expectNotJudgedReport(run);
     expect(`${run.stdout}${run.stderr}${JSON.stringify(run.report)}`).not.toContain('not-the-password');
-  }, 60_000);
+  }, SLOT_WAIT_MS + 60_000);
 
   it('with the right credentials, carries a plain http run to its verdict', async () => {
     const env = { PETSTORE_API_KEY: TINYPROXY_KEYS[2]!, HTTP_PROXY: withCredentials(PROXY_PASSWORD) };
     const run = await withChildSlot(() => runCli(['--base-url', target.url, '--only', 'store,fetching'], { env }));
     expect({ code: run.code, verdict: run.report?.verdict }, outputTail(run)).toEqual({ code: 0, verdict: 'incomplete' });
     expect(run.report?.target.proxy).toBe(tinyproxy.url);
-  }, 120_000);
+  }, SLOT_WAIT_MS + 120_000);
 
   it('with the right credentials, tunnels an https run, the target\'s certificate checked against --ca-file', async () => {
     const env = { PETSTORE_API_KEY: TINYPROXY_KEYS[3]!, HTTPS_PROXY: withCredentials(PROXY_PASSWORD) };
     const run = await withChildSlot(() => runCli(['--base-url', front.baseUrl, '--ca-file', caFile, '--only', 'store'], { env }));
     expect({ code: run.code, verdict: run.report?.verdict }, outputTail(run)).toEqual({ code: 0, verdict: 'incomplete' });
-  }, 120_000);
+  }, SLOT_WAIT_MS + 120_000);
 
   it('tunnelling to a target whose certificate is not trusted, ends an https run with exit 3 naming both', async () => {
     const env = { PETSTORE_API_KEY: TINYPROXY_KEYS[3]!, HTTPS_PROXY: withCredentials(PROXY_PASSWORD) };
     const { run } = await timedRun(['--base-url', front.baseUrl], { env, timeoutMs: 60_000 });
     expect(run.code, outputTail(run)).toBe(3);
     expect(run.stderr).toBe(`petstore-conformance: cannot reach ${new URL(front.baseUrl).origin} through the proxy ${tinyproxy.url}: the TLS certificate is not trusted (DEPTH_ZERO_SELF_SIGNED_CERT); trust its CA with --ca-file <pem>\n`);
-  }, 60_000);
+  }, SLOT_WAIT_MS + 60_000);
 
   it('refusing the tunnel to a port it does not allow, ends an https run with exit 3 and its answer', async () => {
     const env = { PETSTORE_API_KEY: TINYPROXY_KEYS[3]!, HTTPS_PROXY: withCredentials(PROXY_PASSWORD) };
@@ -281,5 +280,5 @@ describe.skipIf(tinyproxyAbsent !== undefined)(`through tinyproxy, which require
     const { run, elapsedMs } = await timedRun(['--base-url', refusedTarget, '--ca-file', caFile], { env, timeoutMs: 60_000 });
     expectProxyRefusal(run, elapsedMs, new RegExp(`the proxy ${tinyproxy.url} answered 403 Access violation to CONNECT 127\\.0\\.0\\.1:\\d+: the request never reached the target`));
     expect(run.report).toBeUndefined();
-  }, 60_000);
+  }, SLOT_WAIT_MS + 60_000);
 });
