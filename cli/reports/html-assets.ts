@@ -134,7 +134,7 @@ export const SCRIPT = `
   const form = document.querySelector('.filters');
   const rules = [...document.querySelectorAll('.rule')];
   const areas = [...document.querySelectorAll('.area')];
-  const problems = new Set(${JSON.stringify(OUTCOMES.filter(isProblem))});
+  const problems = new Set([${OUTCOMES.filter(isProblem).map((outcome) => `'${outcome}'`).join(', ')}]);
   function apply() {
     const show = form.elements.show.value;
     const levels = new Set([...form.querySelectorAll('input[name=level]:checked')].map((input) => input.value));
