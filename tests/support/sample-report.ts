@@ -108,7 +108,7 @@ export function everyOutcomeReport(overrides: Partial<Report> = {}): Report {
   const rules = LEVELS.flatMap((level) => OUTCOMES.map((status) => rule({
     id: `${level}-${status}`, level, area: 'listing', status,
     message: `${status} at ${level}`,
-    evidence: [{ message: `${status} at ${level}: expected a, saw b`, expected: 'a', seen: 'b', cause: { expected: 'a', seen: `b (${status} at ${level})` }, exchanges: [] }],
+    evidence: [{ message: `expected a, saw b for ${status} at ${level}`, expected: 'a', seen: 'b', cause: { expected: 'a', seen: `b for ${status} at ${level}` }, exchanges: [] }],
   })));
   return sampleReport({ verdict: 'not-certified', exitCode: 4, rules, counts: countsOf(rules), suiteErrors: [], ...overrides });
 }
