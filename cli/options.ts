@@ -32,6 +32,7 @@ export function buildProgram(version: string): Command {
     .option('--skip <ids>', 'skip these areas or rule IDs (comma-separated, repeatable)', list, [])
     .option('--read-only', 'create nothing on the target; rules that need created pets are reported skipped', false)
     .option('--strict', 'SHOULD failures fail the run too', false)
+    .option('--require-complete', 'a run that leaves MUST rules unjudged (verdict incomplete: --only, a budget, a skip) fails with exit 6', false)
     .option(flags.timeoutMs, 'per-request timeout in milliseconds', integer, defaults.timeoutMs)
     .option(flags.maxDurationMs, 'stop sending after this many seconds (rate-limit waits included); the rules left are reported skipped', integer)
     .option(flags.maxRequests, 'stop cleanly after this many requests; the rules left are reported skipped', integer)
@@ -65,6 +66,7 @@ Exit codes:
      wrong --base-url (404 on GET /pets, an HTML page, a login redirect) or a key it refuses
   4  the suite itself broke (an internal error; set DEBUG=1 for the stack)
   5  a rule listed in --baseline passes now: remove it from the file
+  6  with --require-complete: nothing failed, but MUST rules were not judged (incomplete)
   130, 143  cancelled by SIGINT or SIGTERM: the reports of what was judged are written
 
 Example:
@@ -102,6 +104,7 @@ export function parseArguments(argv: string[], version: string, write: (text: st
       skip: o.skip,
       readOnly: o.readOnly,
       strict: o.strict,
+      requireComplete: o.requireComplete,
       timeoutMs: o.timeout,
       maxRequests: o.maxRequests,
       maxDurationMs: typeof o.maxDuration === 'number' ? o.maxDuration * 1000 : o.maxDuration,

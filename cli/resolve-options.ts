@@ -20,6 +20,8 @@ export interface RunOptions extends CheckSettings {
   apiKey?: string;
   reportDir: string;
   strict: boolean;
+  /** --require-complete: a run that leaves MUST rules unjudged (verdict incomplete) exits 6, not 0. */
+  requireComplete: boolean;
   /** Which report files are written (--reporter). */
   reporters: ReporterName[];
   /** Rules the target is known to fail (--baseline): reported, they do not fail the run. */
@@ -62,6 +64,7 @@ export const DEFAULT_OPTIONS: Omit<RunOptions, 'seed'> = {
   skip: [],
   readOnly: false,
   strict: false,
+  requireComplete: false,
   timeoutMs: 10_000,
   maxResponseBytes: 1_048_576,
   maxRequests: null,
@@ -99,7 +102,7 @@ export const INTEGER_OPTIONS: Record<IntegerOption, { flag: string; min: number;
 };
 
 const NO_CAP = ['maxRequests', 'maxDurationMs'] as const;
-const FLAGS = ['readOnly', 'strict', 'verifyRecovery'] as const;
+const FLAGS = ['readOnly', 'strict', 'requireComplete', 'verifyRecovery'] as const;
 
 /**
  * The one resolver of a run's options, for the CLI and the programmatic API alike: defaults, the key from

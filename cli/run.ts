@@ -77,7 +77,7 @@ export async function certify(options: RunOptions): Promise<RunResult> {
   options.signal?.addEventListener('abort', onCancel, { once: true });
   try {
     if (!replay) await assertReachable(baseUrl, options.timeoutMs, options.caFile, proxy);
-    const { baseUrl: _url, apiKey: _key, reportDir: _dir, strict: _strict, reporters: _reporters, baseline: _baseline, writeBaseline: _write, today: chosenToday, print: _print, signal: _signal, status: _status, replay: _replay, ...settings } = options;
+    const { baseUrl: _url, apiKey: _key, reportDir: _dir, strict: _strict, requireComplete: _requireComplete, reporters: _reporters, baseline: _baseline, writeBaseline: _write, today: chosenToday, print: _print, signal: _signal, status: _status, replay: _replay, ...settings } = options;
     const today = chosenToday ?? new Date().toISOString().slice(0, 10);
     const config: RunConfig = {
       ...settings,
@@ -108,7 +108,7 @@ export async function certify(options: RunOptions): Promise<RunResult> {
     const cancelledBy = options.signal?.aborted ? String(options.signal.reason ?? 'cancelled') : undefined;
     const finishedAt = new Date();
     const { verdict, exitCode, baseline } = judgeRun({
-      rules, strict: options.strict, suiteErrors: collector.suiteErrors, diagnosis, cancelledBy, baseline: options.baseline,
+      rules, strict: options.strict, suiteErrors: collector.suiteErrors, diagnosis, cancelledBy, baseline: options.baseline, requireComplete: options.requireComplete,
     });
     const report: Report = {
       tool: { name: TOOL.name, version: TOOL.version },

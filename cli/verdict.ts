@@ -13,6 +13,8 @@ export const EXIT = {
   /** The suite itself broke: a bug of petstore-conformance, whatever the target did. */
   suiteBroke: 4,
   baselineStale: EXIT_BASELINE_STALE,
+  /** With --require-complete: no rule failed, but MUST rules were not judged (skipped by --only, a budget, the target). */
+  incomplete: 6,
 } as const;
 
 /** Everything a run's verdict depends on, once every check has finished. */
@@ -26,6 +28,8 @@ export interface RunFindings {
   /** The signal that cancelled the run. */
   cancelledBy?: string;
   baseline?: Baseline;
+  /** --require-complete: a run that left MUST rules unjudged fails the gate (exit 6) instead of passing it. */
+  requireComplete?: boolean;
 }
 
 export interface RunJudgement {
@@ -42,7 +46,10 @@ export function judgeRun(findings: RunFindings): RunJudgement {
   const broke = suiteBroke(findings);
   // A cancelled run did not reach every rule: whatever it judged, it is no verdict on the whole target.
   const verdict = diagnosis ? 'not-judged' : cancelledBy ? 'incomplete' : verdictOf(rules, strict, broke);
-  return { verdict, exitCode: exitCodeOf(verdict, { suiteBroke: broke, baseline, cancelledBy }), ...(baseline ? { baseline } : {}) };
+  // With a baseline, listed failures make the verdict "not certified" and still exit 0: what the gate must
+  // refuse is the MUST rules left unjudged, whatever the verdict says first.
+  const refuseIncomplete = findings.requireComplete === true && (verdict === 'incomplete' || rules.some(mustSkipped));
+  return { verdict, exitCode: exitCodeOf(verdict, { suiteBroke: broke, baseline, cancelledBy, refuseIncomplete }), ...(baseline ? { baseline } : {}) };
 }
 
 /**
@@ -51,22 +58,28 @@ export function judgeRun(findings: RunFindings): RunJudgement {
  */
 function verdictOf(rules: readonly RuleResult[], strict: boolean, broke: boolean): Verdict {
   if (rules.some((rule) => failsTheRun(rule, strict))) return 'not-certified';
-  if (broke || rules.some((rule) => rule.level === 'MUST' && rule.status === 'skipped')) return 'incomplete';
+  if (broke || rules.some(mustSkipped)) return 'incomplete';
   return 'certified';
+}
+
+function mustSkipped(rule: RuleResult): boolean {
+  return rule.level === 'MUST' && rule.status === 'skipped';
 }
 
 /**
  * Cancelled: the signal's code. Not judged: 3. The suite broke: 4, so that our bug is never taken for the
- * target's. With a baseline: 1 when a rule not listed fails (a regression), else 5 when a listed rule passes
- * again, else 0. Without: 1 when not certified.
+ * target's. A failure the gate must see (1) comes before an incomplete run refused by --require-complete (6),
+ * which comes before a stale baseline (5). With a baseline: 1 when a rule not listed fails (a regression).
+ * Without: 1 when not certified.
  */
-function exitCodeOf(verdict: Verdict, run: { suiteBroke: boolean; baseline?: BaselineJudgement; cancelledBy?: string }): number {
+function exitCodeOf(verdict: Verdict, run: { suiteBroke: boolean; baseline?: BaselineJudgement; cancelledBy?: string; refuseIncomplete: boolean }): number {
   if (run.cancelledBy) return cancelledExitCode(run.cancelledBy);
   if (verdict === 'not-judged') return EXIT.notJudged;
   if (run.suiteBroke) return EXIT.suiteBroke;
-  if (!run.baseline) return verdict === 'not-certified' ? EXIT.notCertified : EXIT.certified;
-  if (run.baseline.unlisted.length > 0) return EXIT.notCertified;
-  return run.baseline.nowPassing.length > 0 ? EXIT.baselineStale : EXIT.certified;
+  const failed = run.baseline ? run.baseline.unlisted.length > 0 : verdict === 'not-certified';
+  if (failed) return EXIT.notCertified;
+  if (run.refuseIncomplete) return EXIT.incomplete;
+  return run.baseline && run.baseline.nowPassing.length > 0 ? EXIT.baselineStale : EXIT.certified;
 }
 
 /** The shell's convention: 128 + the signal's number (SIGINT 130, SIGTERM 143). */
