@@ -96,9 +96,13 @@ function createContext(settings: ResolvedOptions): Context {
     ...(variant('ban-after-429') ? { banAfter429s: BAN_AFTER_429S } : {}),
     countOnlySuccess: variant('errors-not-counted'),
     slidingLog: variant('sliding-window'),
+    ...(has('rate-enforced-below-limit') ? { refuseBelowLimitBy: GATEWAY_LIMIT_SHORTFALL } : {}),
   });
   return { settings, store, limiter, has, variant };
 }
+
+// Under rate-enforced-below-limit, how far below X-RateLimit-Limit the gateway refuses.
+const GATEWAY_LIMIT_SHORTFALL = 5;
 
 // The admission of each request, for the count that is settled once its status is known.
 const admissions = new WeakMap<FastifyRequest, Admission>();
@@ -155,7 +159,7 @@ function routingDefects(ctx: Context): (request: FastifyRequest, reply: FastifyR
 function finishResponse(ctx: Context) {
   return async (request: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<unknown> => {
     settleCount(request, reply, ctx);
-    if (ctx.has('rate-headers-missing-on-errors') && reply.statusCode >= 400) {
+    if ((ctx.has('rate-headers-missing-on-errors') && reply.statusCode >= 400) || rateHeadersSkipped(request, reply, ctx)) {
       for (const header of RATE_LIMIT_HEADERS) reply.removeHeader(header);
     }
     // Go's net/http: a handler that never sets Content-Type gets http.DetectContentType's guess, which
@@ -170,6 +174,15 @@ function finishResponse(ctx: Context) {
     if (ctx.variant('gzip')) return gzipped(request, reply, payload);
     return payload;
   };
+}
+
+/** The routes and answers a rate-limit header middleware skips, under the defects that say which. */
+function rateHeadersSkipped(request: FastifyRequest, reply: FastifyReply, ctx: Context): boolean {
+  const route = `${request.method} ${request.routeOptions.url ?? ''}`;
+  const base = ctx.settings.basePath;
+  return (ctx.has('rate-headers-skip-get-pet') && route === `GET ${base}/pets/:petId`)
+    || (ctx.has('rate-headers-skip-post') && route === `POST ${base}/pets`)
+    || (ctx.has('rate-headers-skip-401') && reply.statusCode === 401);
 }
 
 /** Under errors-not-counted, a request counts once it is known to have succeeded; its headers say so. */
