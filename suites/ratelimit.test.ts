@@ -469,22 +469,31 @@ function notOneWindow(promise: Exchange, refused: Exchange): string | undefined 
  * read from each such request and the response answered just before it was sent, in the same window.
  */
 function anonymousCounting(exchanges: readonly Exchange[]): string | undefined {
-  const tally = { continuedKey: 0, apartFromKey: 0, lowered: 0, kept: 0 };
+  const tally = { continuedKey: 0, apartFromKey: 0, lowered: 0, kept: 0, atZero: 0 };
   const anonymous = exchanges.filter((exchange) => credentialOf(exchange.request.auth) !== 'key');
   for (const after of anonymous) {
     const before = exchanges.filter((candidate) => candidate.seq <= (after.sentAfter ?? -1)).at(-1);
     const [a, b] = [before && readRateLimitHeaders(before.response!.headers), readRateLimitHeaders(after.response!.headers)];
     if (!before || a?.remaining === undefined || b.remaining === undefined || a.reset !== b.reset) continue;
-    if (credentialOf(before.request.auth) === 'key') {
+    // From Remaining 0 no count can fall: such a step says nothing of how the request was counted.
+    if (a.remaining === 0) tally.atZero += 1;
+    else if (credentialOf(before.request.auth) === 'key') {
       if (b.remaining === a.remaining - 1) tally.continuedKey += 1;
       else tally.apartFromKey += 1;
     } else if (b.remaining < a.remaining) tally.lowered += 1;
     else tally.kept += 1;
   }
-  if (tally.continuedKey + tally.apartFromKey + tally.lowered + tally.kept === 0) return undefined;
-  const how = tally.continuedKey > tally.apartFromKey ? 'counted with the key\'s requests'
-    : tally.lowered > 0 ? 'counted in a bucket of their own'
-      : tally.kept > 0 ? 'not counted' : 'kept apart from the key\'s count';
-  return `requests without a valid key (${anonymous.length}): ${how} (after a request with the key: ${tally.continuedKey} continued its count, ${tally.apartFromKey} did not; `
-    + `after one without: ${tally.lowered} lowered X-RateLimit-Remaining, ${tally.kept} left it)`;
+  const afterKey = tally.continuedKey + tally.apartFromKey;
+  const afterAnonymous = tally.lowered + tally.kept;
+  if (afterKey + afterAnonymous + tally.atZero === 0) return undefined;
+  const how = afterKey + afterAnonymous === 0 ? 'not told'
+    : tally.continuedKey > tally.apartFromKey ? 'counted with the key\'s requests'
+      : tally.lowered > 0 ? 'counted in a bucket of their own'
+        : tally.kept > 0 ? 'not counted' : 'kept apart from the key\'s count';
+  const evidence = [
+    afterKey > 0 ? `after a request with the key, ${tally.continuedKey} of ${afterKey} continued its count` : undefined,
+    afterAnonymous > 0 ? `after one without, ${tally.lowered} of ${afterAnonymous} lowered X-RateLimit-Remaining` : undefined,
+    tally.atZero > 0 ? `${tally.atZero} came when X-RateLimit-Remaining was already 0, which tells nothing` : undefined,
+  ].filter((part) => part !== undefined);
+  return `requests without a valid key (${anonymous.length}): ${how} (${evidence.join('; ')})`;
 }

@@ -126,7 +126,7 @@ export class Pacer {
    */
   async acquire(credential: string, { overLimit = false }: { overLimit?: boolean } = {}): Promise<void> {
     const window = this.window(credential);
-    for (;;) {
+    for (let sleeps = 0; ; sleeps++) {
       const waitMs = this.waitNeeded(window, overLimit);
       if (waitMs === 0) break;
       if (waitMs === 'response') {
@@ -138,7 +138,7 @@ export class Pacer {
       }
       this.assertBeforeDeadline(credential, waitMs);
       const announced = this.announce(credential, window, waitMs);
-      this.tally(credential, waitMs, this.reasonFor(window), announced);
+      this.tally(credential, waitMs, this.reasonFor(window), announced, sleeps === 0);
       await this.sleep(waitMs);
     }
     window.inflight += 1;
@@ -190,7 +190,7 @@ export class Pacer {
     }
     this.assertBeforeDeadline(credential, waitMs);
     const announced = this.announce(credential, window, waitMs, why);
-    this.tally(credential, waitMs, why, announced);
+    this.tally(credential, waitMs, why, announced, true);
     await this.sleep(waitMs);
   }
 
@@ -202,18 +202,20 @@ export class Pacer {
   }
 
   /**
-   * Counts a wait; once the short ones nobody heard of add up to a few seconds, says so, once, with the
+   * Counts a wait (a request held back, however many times it sleeps); once the short ones nobody heard of add up to a few seconds, says so, once, with the
    * reason that cost the most (a person watching a slow run learns why it is slow).
    */
-  private tally(credential: string, waitMs: number, reason: string, announced: boolean): void {
+  private tally(credential: string, waitMs: number, reason: string, announced: boolean, newRequest: boolean): void {
     // Requests queued together wait out the same window: the run is held back once, not once per request.
     const now = this.now();
     const rounded = Math.round(Math.max(0, now + waitMs - Math.max(now, this.waited.coveredUntilMs)));
     this.waited.coveredUntilMs = Math.max(this.waited.coveredUntilMs, now + waitMs);
-    this.waited.count += 1;
+    // A request that sleeps again (the window it waited for brought no fresh headers yet) is still one wait.
+    const counted = newRequest ? 1 : 0;
+    this.waited.count += counted;
     this.waited.totalMs += rounded;
     const byReason = this.waited.byReason.get(reason) ?? { count: 0, totalMs: 0 };
-    byReason.count += 1;
+    byReason.count += counted;
     byReason.totalMs += rounded;
     this.waited.byReason.set(reason, byReason);
     if (!announced) this.waited.unannouncedMs += rounded;
