@@ -162,6 +162,7 @@ function finishResponse(ctx: Context) {
     if ((ctx.has('rate-headers-missing-on-errors') && reply.statusCode >= 400) || rateHeadersSkipped(request, reply, ctx)) {
       for (const header of RATE_LIMIT_HEADERS) reply.removeHeader(header);
     }
+    if (ctx.has('rate-remaining-stale-on-get-pet')) reportRemainingBeforeCount(request, reply, ctx);
     // Go's net/http: a handler that never sets Content-Type gets http.DetectContentType's guess, which
     // names JSON text "text/plain; charset=utf-8".
     if (ctx.has('json-content-type-sniffed') && /^application\/json/.test(String(reply.getHeader('content-type') ?? ''))) {
@@ -183,6 +184,14 @@ function rateHeadersSkipped(request: FastifyRequest, reply: FastifyReply, ctx: C
   return (ctx.has('rate-headers-skip-get-pet') && route === `GET ${base}/pets/:petId`)
     || (ctx.has('rate-headers-skip-post') && route === `POST ${base}/pets`)
     || (ctx.has('rate-headers-skip-401') && reply.statusCode === 401);
+}
+
+/** Under rate-remaining-stale-on-get-pet: getPet's answer says what remained before it was counted. */
+function reportRemainingBeforeCount(request: FastifyRequest, reply: FastifyReply, ctx: Context): void {
+  const admission = admissions.get(request);
+  if (request.routeOptions.url !== `${ctx.settings.basePath}/pets/:petId` || admission?.verdict !== 'ok') return;
+  const remaining = Number(reply.getHeader('x-ratelimit-remaining'));
+  reply.header('x-ratelimit-remaining', String(Math.min(admission.limit, remaining + 1)));
 }
 
 /** Under errors-not-counted, a request counts once it is known to have succeeded; its headers say so. */

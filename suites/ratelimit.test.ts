@@ -11,6 +11,7 @@ import { groupExchanges, operationOf } from '../helpers/judge/operations.js';
 import { outcomeOfThrown, RuleViolation, SkipCheck } from '../helpers/judge/outcome.js';
 import { readRateLimitHeaders, UNIX_TIME_FLOOR } from '../helpers/http/pacing.js';
 import { unknownPetId } from '../helpers/fixtures/pets.js';
+import { asBigInt, isJsonObject } from '../helpers/json.js';
 import { provoke429, type ProbeOutcome } from '../helpers/http/rate-limit-probe.js';
 import { parseHttpDate, retryAfterForm } from '../helpers/http/retry-after.js';
 
@@ -32,22 +33,38 @@ function responses(ctx: CheckContext): Exchange[] {
 let sampling: Promise<void> | undefined;
 
 /**
- * Makes sure there is something to judge when this area runs alone (--only ratelimit): two requests with
- * the key one after the other (RATE-04), an error answered to the key, one request without a key.
- * A full run has all of these and sends nothing here.
+ * Makes sure there is something to judge: a count to follow exactly (below), an error answered to the key,
+ * one request without a key. A full run has the last two, and sends only the five requests of the count.
  */
 function ensureSamples(ctx: CheckContext): Promise<void> {
   sampling ??= (async () => {
     const withKey = (exchange: Exchange) => credentialOf(exchange.request.auth) === 'key';
     const seen = responses(ctx);
-    const listings = seen.filter((exchange) => withKey(exchange) && operationOf(exchange, ctx.config.baseUrl) === 'listPets').length;
-    for (let i = listings; i < 2; i++) await ctx.client.send({ path: '/pets', query: { limit: '1' } });
-    if (!seen.some((exchange) => withKey(exchange) && exchange.response!.status >= 400)) {
+    await followTheCount(ctx);
+    if (!responses(ctx).some((exchange) => withKey(exchange) && exchange.response!.status >= 400)) {
       await ctx.client.send({ path: `/pets/${unknownPetId(ctx.client.exchanges)}` });
     }
     if (!seen.some((exchange) => !withKey(exchange))) await ctx.client.send({ path: '/pets', query: { limit: '1' }, auth: 'none' });
   })();
   return sampling;
+}
+
+/**
+ * Each reading operation with the key, one request at a time with nothing else in flight, each followed by a
+ * listing (surely counted): RATE-04 and RATE-15 can then follow the count from answer to answer exactly,
+ * however many requests the run before sent together (those are counted in any order, and say less).
+ */
+async function followTheCount(ctx: CheckContext): Promise<void> {
+  const list = () => ctx.client.send({ path: '/pets', query: { limit: '1' } });
+  const first = await list();
+  const page = first.response?.json;
+  const pet = Array.isArray(page) ? page[0] : undefined;
+  // A pet the target listed, else one it cannot hold: either answer is counted, or not, the same way.
+  const id = (isJsonObject(pet) ? asBigInt(pet.id) : undefined) ?? unknownPetId(ctx.client.exchanges);
+  await ctx.client.send({ path: `/pets/${id}` });
+  await list();
+  await ctx.client.send({ path: '/store/orders' });
+  await list();
 }
 
 /** What one of RATE-01..05 judges: the responses it applies to, and why it is skipped when none does. */
@@ -398,6 +415,30 @@ describe('ratelimit', () => {
     }
     ctx.observe(`judged ${judged.length} 429(s) against the X-RateLimit-Remaining answered before each was sent${setAside}`);
   });
+
+  check('RATE-15', async (ctx) => {
+    await ensureSamples(ctx);
+    // Every exchange, the probe's included: what could have been counted between two answers is any request of the run.
+    const falls = fallsInOneWindow(ctx.client.exchanges);
+    if (falls.length === 0) ctx.skip(noStepReason(ctx, 'no fall of X-RateLimit-Remaining to weigh against the requests sent'));
+    // Another client's requests lower Remaining too: then a fall says nothing of how this run's were counted.
+    if (ctx.client.pacing.snapshot('key').sharedSeenServed) {
+      ctx.skip('X-RateLimit-Remaining fell further than this run\'s own requests explain, so another client spends the key and its requests are in every fall');
+    }
+    const broken = falls.filter((fall) => fall.fell > fall.counted);
+    // Grouped by the operation answered just before the fall: the answer that did not count itself.
+    for (const [group, members] of groupExchanges(broken.map((fall) => fall.before), ctx.config.baseUrl, true)) {
+      const first = broken.find((fall) => fall.before === members[0])!;
+      const [from, to] = [first.before, first.after].map((exchange) => readRateLimitHeaders(exchange.response!.headers).remaining);
+      ctx.violation({
+        what: `after ${group}: ${members.length} time(s) the next answer with the key showed X-RateLimit-Remaining fallen further than the requests sent could spend, no other client seen: the answer before it did not count the request it answered`,
+        expected: `X-RateLimit-Remaining of at least ${from! - first.counted} (${from} less the ${first.counted} request(s) that could have been counted in between)`,
+        seen: `${to}`,
+        exchanges: [first.before, first.after],
+      });
+    }
+    ctx.observe(`judged ${falls.length} fall(s) of X-RateLimit-Remaining between answers with the key in one window against the requests that could have been counted`);
+  });
 });
 
 /** Of the steps to one operation: how many lowered Remaining, how many did not, how many came when it was already 0. */
@@ -462,6 +503,36 @@ function notOneWindow(promise: Exchange, refused: Exchange): string | undefined 
   const now = serverNow(refused);
   const resetSeconds = a.reset > 1e11 ? a.reset / 1000 : a.reset;
   return now.seconds + now.slack < resetSeconds ? undefined : 'it came when the window of the answer before it may have ended';
+}
+
+/** Two answers with the key in one window, the later sent after the earlier came back, and what could have been counted between. */
+interface Fall {
+  before: Exchange;
+  after: Exchange;
+  fell: number;
+  /** Requests, on any credential, the server may have counted after `before` up to and including `after`. */
+  counted: number;
+}
+
+/**
+ * Each answer with the key beside the last answer with the key that arrived before it was sent, in the same
+ * window (one X-RateLimit-Reset timestamp, one Limit): how far Remaining fell between them, and how many requests
+ * of the run could have been counted in that time. 401s (a key the server did not take) and 429s (RATE-14's,
+ * and their Remaining 0 is RATE-10's) are left out.
+ */
+function fallsInOneWindow(exchanges: readonly Exchange[]): Fall[] {
+  const counted = exchanges.filter((exchange) => exchange.response && credentialOf(exchange.request.auth) === 'key'
+    && ![401, 429].includes(exchange.response.status) && readRateLimitHeaders(exchange.response.headers).remaining !== undefined);
+  const falls: Fall[] = [];
+  for (const after of counted) {
+    const before = counted.filter((candidate) => candidate.seq <= (after.sentAfter ?? -1)).at(-1);
+    if (!before) continue;
+    const [a, b] = [readRateLimitHeaders(before.response!.headers), readRateLimitHeaders(after.response!.headers)];
+    if (a.reset === undefined || a.reset < UNIX_TIME_FLOOR || a.reset !== b.reset || a.limit !== b.limit) continue;
+    const between = exchanges.filter((other) => other !== before && other.seq > (before.sentAfter ?? 0) && (other.sentAfter ?? 0) < after.seq).length;
+    falls.push({ before, after, fell: a.remaining! - b.remaining!, counted: between });
+  }
+  return falls;
 }
 
 /**

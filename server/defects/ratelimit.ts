@@ -9,7 +9,7 @@ export const RATELIMIT_DEFECTS = [
     description: 'leaves the X-RateLimit headers off error responses (the 429 included)',
     rules: ['RATE-01', 'RATE-10'],
   },
-  { id: 'rate-remaining-frozen', area: 'ratelimit', description: 'always reports X-RateLimit-Remaining equal to the limit', rules: ['RATE-04', 'RATE-10'] },
+  { id: 'rate-remaining-frozen', area: 'ratelimit', description: 'always reports X-RateLimit-Remaining equal to the limit', rules: ['RATE-04', 'RATE-10', 'RATE-14'] },
   { id: 'rate-reset-delta-seconds', area: 'ratelimit', description: 'sends X-RateLimit-Reset as seconds until the reset', rules: ['RATE-05'] },
   {
     id: 'rate-remaining-above-limit',
@@ -72,6 +72,12 @@ export const RATELIMIT_DEFECTS = [
     area: 'ratelimit',
     description: 'refuses at a gateway whose limit is 5 below the X-RateLimit-Limit the application counts down to (two configurations of one plan), its 429 saying Remaining 0: a 429 while the answer before said 5 left',
     rules: ['RATE-14'],
+  },
+  {
+    id: 'rate-remaining-stale-on-get-pet',
+    area: 'ratelimit',
+    description: 'answers GET /pets/{petId} with the X-RateLimit-Remaining read before that request was counted (its route\'s header hook runs before the limiter\'s): the next answer shows Remaining fallen by two',
+    rules: ['RATE-15'],
   },
   {
     id: 'rate-headers-skip-get-pet',
