@@ -475,7 +475,8 @@ interface Refusal {
 function refusalsWithPromises(exchanges: readonly Exchange[]): { judged: Refusal[]; aside: string[] } {
   const judged: Refusal[] = [];
   const aside: string[] = [];
-  const keyAnswers = exchanges.filter((exchange) => exchange.response && credentialOf(exchange.request.auth) === 'key');
+  // The key as the spec sends it only: a limiter keyed by the raw header may count "bearer <key>" apart.
+  const keyAnswers = exchanges.filter((exchange) => exchange.response && exchange.request.auth === 'key');
   for (const refused of keyAnswers.filter((exchange) => exchange.response!.status === 429)) {
     const promise = keyAnswers.filter((candidate) => candidate.seq <= (refused.sentAfter ?? -1) && candidate.response!.status !== 401
       && readRateLimitHeaders(candidate.response!.headers).remaining !== undefined).at(-1);
@@ -521,7 +522,8 @@ interface Fall {
  * and their Remaining 0 is RATE-10's) are left out.
  */
 function fallsInOneWindow(exchanges: readonly Exchange[]): Fall[] {
-  const counted = exchanges.filter((exchange) => exchange.response && credentialOf(exchange.request.auth) === 'key'
+  // The key as the spec sends it only: a limiter keyed by the raw header may count "bearer <key>" apart.
+  const counted = exchanges.filter((exchange) => exchange.response && exchange.request.auth === 'key'
     && ![401, 429].includes(exchange.response.status) && readRateLimitHeaders(exchange.response.headers).remaining !== undefined);
   const falls: Fall[] = [];
   for (const after of counted) {
