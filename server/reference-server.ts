@@ -111,7 +111,8 @@ const admissions = new WeakMap<FastifyRequest, Admission>();
 function gate(ctx: Context): (request: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply | undefined> {
   return async (request, reply) => {
     const key = validBearerKey(request.headers.authorization, acceptedKeys(ctx));
-    const admission = ctx.limiter.admit(key ?? `anon:${request.ip}`, key !== undefined);
+    const bucket = ctx.variant('limit-by-address') ? `addr:${request.ip}` : key ?? `anon:${request.ip}`;
+    const admission = ctx.limiter.admit(bucket, key !== undefined);
     admissions.set(request, admission);
     setRateLimitHeaders(reply, admission, ctx);
     if (admission.verdict === 'banned') return sendError(reply, ctx, 403, 'banned', 'this API key is banned for ignoring 429 responses');
@@ -163,6 +164,9 @@ function finishResponse(ctx: Context) {
       for (const header of RATE_LIMIT_HEADERS) reply.removeHeader(header);
     }
     if (ctx.has('rate-remaining-stale-on-get-pet')) reportRemainingBeforeCount(request, reply, ctx);
+    if (ctx.has('rate-remaining-frozen-on-get-pet') && isGetPet(request, ctx) && reply.hasHeader('x-ratelimit-remaining')) {
+      reply.header('x-ratelimit-remaining', String(ctx.settings.rateLimit.limit));
+    }
     // Go's net/http: a handler that never sets Content-Type gets http.DetectContentType's guess, which
     // names JSON text "text/plain; charset=utf-8".
     if (ctx.has('json-content-type-sniffed') && /^application\/json/.test(String(reply.getHeader('content-type') ?? ''))) {
@@ -186,10 +190,14 @@ function rateHeadersSkipped(request: FastifyRequest, reply: FastifyReply, ctx: C
     || (ctx.has('rate-headers-skip-401') && reply.statusCode === 401);
 }
 
+function isGetPet(request: FastifyRequest, ctx: Context): boolean {
+  return request.method === 'GET' && request.routeOptions.url === `${ctx.settings.basePath}/pets/:petId`;
+}
+
 /** Under rate-remaining-stale-on-get-pet: getPet's answer says what remained before it was counted. */
 function reportRemainingBeforeCount(request: FastifyRequest, reply: FastifyReply, ctx: Context): void {
   const admission = admissions.get(request);
-  if (request.routeOptions.url !== `${ctx.settings.basePath}/pets/:petId` || admission?.verdict !== 'ok') return;
+  if (!isGetPet(request, ctx) || admission?.verdict !== 'ok') return;
   const remaining = Number(reply.getHeader('x-ratelimit-remaining'));
   reply.header('x-ratelimit-remaining', String(Math.min(admission.limit, remaining + 1)));
 }

@@ -80,6 +80,12 @@ export const RATELIMIT_DEFECTS = [
     rules: ['RATE-15'],
   },
   {
+    id: 'rate-remaining-frozen-on-get-pet',
+    area: 'ratelimit',
+    description: 'answers GET /pets/{petId} with X-RateLimit-Remaining from a limiter instance of its own that is never incremented (always the limit), while the global one counts the request',
+    rules: ['RATE-04', 'RATE-15'],
+  },
+  {
     id: 'rate-headers-skip-get-pet',
     area: 'ratelimit',
     description: 'sends no X-RateLimit-* on GET /pets/{petId}: the header plugin is registered on the /pets routes only',

@@ -48,12 +48,13 @@ describe('conforming rate limiting', () => {
 
   // Windows that move (a sliding log) and counts that skip errors: Reset and Remaining behave unlike a fixed
   // window's, and neither the step checks nor the probe nor the wait for Retry-After may take that for a fault.
-  for (const variant of ['sliding-window', 'errors-not-counted'] as const) {
+  // Limited by address, the run's requests without a key spend the key's window: RATE-14 and RATE-15 count them.
+  for (const variant of ['sliding-window', 'errors-not-counted', 'limit-by-address'] as const) {
     it(`passes the ${variant} variant and recovers after Retry-After`, async () => {
       const run = await withChildSlot(() => certifyInProcess({ variants: [variant], ...SMALL_WINDOW }, ['--only', 'ratelimit', '--strict', '--verify-recovery', ...REPORT_JSON], RUN));
       if (run.report === undefined) expect.fail(`the run exited ${run.code} without report.json\n${outputTail(run)}`);
       expect(brokenRules(run.report).map((rule) => `${rule.id} ${rule.status}: ${rule.message}`)).toEqual([]);
-      for (const id of ['RATE-04', 'RATE-07', 'RATE-11']) expect(statusOf(run.report, id), id).toBe('passed');
+      for (const id of ['RATE-04', 'RATE-07', 'RATE-11', 'RATE-14', 'RATE-15']) expect(statusOf(run.report, id), id).toBe('passed');
       expect(run.code).toBe(0);
     }, TIMEOUT_MS);
   }
