@@ -202,8 +202,9 @@ export class Pacer {
   }
 
   /**
-   * Counts a wait (a request held back, however many times it sleeps); once the short ones nobody heard of add up to a few seconds, says so, once, with the
-   * reason that cost the most (a person watching a slow run learns why it is slow).
+   * Counts a wait (a request held back, however many times it sleeps). Once the short ones nobody heard of
+   * add up to a few seconds, says so, once, with the reason that cost the most: a person watching a slow run
+   * learns why it is slow.
    */
   private tally(credential: string, waitMs: number, reason: string, announced: boolean, newRequest: boolean): void {
     // Requests queued together wait out the same window: the run is held back once, not once per request.
@@ -223,7 +224,7 @@ export class Pacer {
     if (this.waited.heldBackSaid || this.waited.unannouncedMs < HELD_BACK_FROM_MS) return;
     this.waited.heldBackSaid = true;
     const main = this.waits().reasons[0]!;
-    this.options.onWait(`rate-limit pacing has held this run back ${seconds(this.waited.totalMs)} s so far, in ${this.waited.count} waits each too short to announce (${labelOf(credential)}): ${main.reason}; the run goes on at this pace`);
+    this.options.onWait(`rate-limit pacing has held this run back ${seconds(this.waited.totalMs)} s so far in ${this.waited.count} waits, ${seconds(this.waited.unannouncedMs)} s of it in waits too short to announce one by one (${labelOf(credential)}): ${main.reason}; the run goes on at this pace`);
   }
 
   /** Why the credential waits now, in words that group alike waits (no values that change from one to the next). */
@@ -333,7 +334,7 @@ export class Pacer {
     const why = reason ?? (window.blockedUntilMs > this.now()
       ? window.blockReason ?? 'answered 429'
       : `X-RateLimit-Remaining ${window.remaining} of ${window.limit ?? '?'}, ${this.options.reserve} kept in reserve`);
-    // Said as the wait starts, in words a person reads first: how long, and why (the CLI totals these lines).
+    // Said as the wait starts, in words a person reads first: how long, and why (the tally counts it for the report).
     this.options.onWait(`waiting ${seconds(waitMs)} s for the rate limit (${labelOf(credential)}): ${why}; until ${new Date(until).toISOString().slice(11, 19)}Z`);
     return true;
   }

@@ -56,12 +56,12 @@ describe('a mock whose every rate-limit header is 0 (Remaining 0, Reset 0, as Pr
   afterAll(() => target.close());
 
   it('says once that pacing holds the run back, and why; report.json counts every wait; RATE-04 and RATE-13 say what they saw', async () => {
-    // The auth area's requests (some 40, with and without a key) are enough waits of a quarter second each.
-    const run = await runAgainst(target.baseUrl, ['--only', 'auth,ratelimit', '--rate-limit-budget', '0', '--max-duration', '50']);
+    // The auth and fetching areas' requests (some 50, with and without a key) wait a quarter second each: some 10 s.
+    const run = await runAgainst(target.baseUrl, ['--only', 'auth,fetching,ratelimit', '--rate-limit-budget', '0', '--max-duration', '50']);
     expect(run.report, run.stderr).toBeDefined();
     const said = run.stdout.split('\n').filter((line) => /held this run back/.test(line));
     expect(said, run.stdout).toHaveLength(1);
-    expect(said[0]).toMatch(/rate-limit pacing has held this run back \d+\.\d s so far, in \d+ waits each too short to announce \(.+\): X-RateLimit-Remaining 0 with an X-RateLimit-Reset already past \(X-RateLimit-Reset: 0\)/);
+    expect(said[0]).toMatch(/rate-limit pacing has held this run back \d+\.\d s so far in \d+ waits, \d+\.\d s of it in waits too short to announce one by one \(.+\): X-RateLimit-Remaining 0 with an X-RateLimit-Reset already past \(X-RateLimit-Reset: 0\)/);
 
     const waits = run.report!.rateLimitWaits!;
     // One wait per request held back, however often it slept: never more waits than requests.
