@@ -54,6 +54,13 @@ a { color: var(--info); }
 .notice.diagnosis { border-color: var(--error); background: var(--error-bg); }
 .cause-count { font-weight: 600; margin: 0.5rem 0 0; }
 .spec-section h3 { font-size: 0.9375rem; margin: 1rem 0 0.25rem; }
+.spec-text p, .spec-text ul, .spec-text ol { margin: 0.25rem 0 0.75rem; }
+/* A wide table scrolls inside itself, so a phone's page never does. */
+.spec-text table { display: block; max-width: 100%; overflow-x: auto; border-collapse: collapse; margin: 0.25rem 0 0.75rem; }
+.spec-text th, .spec-text td { border: 1px solid var(--line); padding: 0.25rem 0.5rem; text-align: left; vertical-align: top; }
+.spec-text th { background: var(--panel); }
+.spec-text .align-center { text-align: center; }
+.spec-text .align-right { text-align: right; }
 
 details.options > summary, details.evidence > summary { cursor: pointer; color: var(--info); }
 .options table { border-collapse: collapse; margin: 0.5rem 0; }

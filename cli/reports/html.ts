@@ -6,6 +6,7 @@ import { waitsText } from '../terminal.js';
 import { specSections, specAnchorFor, type SpecSection } from './spec-text.js';
 import { CONTENT_SECURITY_POLICY, SCRIPT, STYLE } from './html-assets.js';
 import { requestText, responseText } from './http-text.js';
+import { markdownHtml, markdownInlineHtml } from './markdown.js';
 import { html, trusted, type SafeHtml } from './safe-html.js';
 
 // One piece of evidence can carry hundreds of exchanges (a fuzz run); the first few tell the story,
@@ -16,10 +17,9 @@ const VERDICT_WORD: Record<Report['verdict'], string> = { certified: 'Certified'
 const OUTCOME_WORD: Record<Outcome, string> = { passed: 'Passed', failed: 'Failed', errored: 'Errored', skipped: 'Skipped', 'suite-error': 'Suite error' };
 const LEVELS: readonly Level[] = ['MUST', 'SHOULD', 'INFO'];
 
-/** report.html: one self-contained page, readable offline, on a phone and on paper. */
-export function toHtml(report: Report): string {
-  const spec = specSections();
-  const title = `${VERDICT_WORD[report.verdict]}: ${report.target.baseUrl} · Pet Store conformance`;
+/** report.html: one self-contained page, readable offline, on a phone and on paper. The spec is the shipped one. */
+export function toHtml(report: Report, spec: readonly SpecSection[] = specSections()): string {
+  const title = `${verdictWord(report)}: ${report.target.baseUrl} · Pet Store conformance`;
   const page = html`<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -66,11 +66,16 @@ function verdictHeader(report: Report): SafeHtml {
   if (report.rateLimitWaits && report.rateLimitWaits.count > 0) facts.push(['Rate-limit waits', waitsText(report).replace(/^, /, '')]);
   if (report.options.seed !== undefined) facts.push(['Fuzzing seed', String(report.options.seed)]);
   return html`<header class="verdict verdict-${report.verdict}">
-<p class="verdict-word" id="verdict">${VERDICT_WORD[report.verdict]}</p>
+<p class="verdict-word" id="verdict">${verdictWord(report)}</p>
 <p class="verdict-why">${verdictReason(report)}</p>
 <h1 class="target">${report.target.baseUrl}${report.target.embedded ? ' (bundled reference server)' : ''}</h1>
 <dl class="facts">${facts.map(([name, value]) => html`<div><dt>${name}</dt><dd>${value}</dd></div>`)}</dl>
 </header>`;
+}
+
+/** The verdict in a word or two: a cancelled run says so, not only that it is incomplete. */
+export function verdictWord(report: Report): string {
+  return report.cancelled ? `Incomplete: cancelled (${report.cancelled})` : VERDICT_WORD[report.verdict];
 }
 
 /** The verdict in one sentence a vendor can act on. */
@@ -83,6 +88,11 @@ export function verdictReason(report: Report): string {
   }
   if (report.verdict === 'not-judged') {
     return `The run stopped at its first answers: ${report.diagnosis?.problem ?? 'the target cannot be judged'}.`;
+  }
+  if (report.cancelled) {
+    const failed = count('MUST', 'failed');
+    const before = failed > 0 ? `; ${failed} MUST ${failed === 1 ? 'rule' : 'rules'} had failed by then` : '';
+    return `The run was cancelled (${report.cancelled}) before it judged every rule, so it cannot certify the server: ${rules(count('MUST', 'skipped'))} at MUST level were not judged${before}.`;
   }
   if (report.verdict === 'incomplete' && suiteBroke(report)) {
     return 'No MUST rule failed, but the suite itself broke, so this run cannot certify the server.';
@@ -250,11 +260,11 @@ function sectionLink(rule: RuleResult, spec: readonly SpecSection[]): SafeHtml |
   return anchor ? html`<a href="#${anchor}">${rule.section}</a>` : rule.section;
 }
 
-/** The specification the rules cite, so each rule's section link lands on the text itself, offline. */
+/** The specification the rules cite, rendered from its Markdown, so each rule's section link lands on the text itself, offline. */
 function specAppendix(report: Report, spec: readonly SpecSection[]): SafeHtml | undefined {
   if (spec.length === 0) return undefined;
   return html`<section class="spec" id="spec"><h2>The specification: Pet Store interface ${report.specVersion}</h2>
-${spec.map((section) => html`<div class="spec-section" id="${section.anchor}"><h3>${section.path.join(' › ')}</h3>${section.text.trim() ? html`<pre class="spec-text">${section.text.trim()}</pre>` : ''}</div>`)}
+${spec.map((section) => html`<div class="spec-section" id="${section.anchor}"><h3>${section.path.map((part, i) => html`${i > 0 ? ' › ' : ''}${markdownInlineHtml(part)}`)}</h3>${section.text.trim() ? html`<div class="spec-text">${markdownHtml(section.text)}</div>` : ''}</div>`)}
 </section>`;
 }
 

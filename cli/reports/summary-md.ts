@@ -20,7 +20,7 @@ const HEADLINE: Record<Report['verdict'], string> = {
 /** A short Markdown summary for $GITHUB_STEP_SUMMARY or a pull-request comment. */
 export function toSummaryMarkdown(report: Report): string {
   const lines: string[] = [];
-  const headline = report.verdict === 'incomplete' && suiteBroke(report) ? '⚠️ Incomplete: the suite itself broke' : HEADLINE[report.verdict];
+  const headline = headlineOf(report);
   lines.push(`## ${headline}: ${code(report.target.baseUrl)}${report.target.embedded ? ' (bundled reference server)' : ''}`);
   lines.push('');
   lines.push([
@@ -54,6 +54,13 @@ export function toSummaryMarkdown(report: Report): string {
   }
   lines.push('', 'Evidence for every rule (requests, responses, curl lines) is in `report.html` and `exchanges.har` of the report directory.');
   return `${lines.join('\n')}\n`;
+}
+
+/** The verdict, and what made an incomplete run incomplete: a cancellation, a broken suite, or skipped rules. */
+function headlineOf(report: Report): string {
+  if (report.cancelled) return `⚠️ Incomplete: the run was cancelled (${report.cancelled}) before it judged every rule`;
+  if (report.verdict === 'incomplete' && suiteBroke(report)) return '⚠️ Incomplete: the suite itself broke';
+  return HEADLINE[report.verdict];
 }
 
 function countsTable(report: Report): string[] {

@@ -95,3 +95,22 @@ export function sampleReport(overrides: Partial<Report> = {}): Report {
     ...overrides,
   };
 }
+
+/**
+ * A specification whose Markdown tries what a hostile or careless text could: raw tags, a script link, an
+ * event handler, a remote image. report.html renders it, and none of it may run or load.
+ */
+export const HOSTILE_SPEC_MARKDOWN = `## Endpoints
+
+### GET /pets (\`listPets\`) <script>window.__pwned=9</script>
+
+<script>window.__pwned=4</script>
+
+| Field | Type |
+| --- | ---: |
+| name | string |
+
+[run me](javascript:window.__pwned=5) <javascript:window.__pwned=6> [data](data:text/html,<script>window.__pwned=7</script>)
+
+![tracker](http://127.0.0.1:9/pixel.png) <img src=x onerror="window.__pwned=8">
+`;
