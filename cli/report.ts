@@ -58,8 +58,8 @@ export interface Report {
   created: { count: number; ids: string[]; reused?: string[] };
   /** Why the run stopped before judging, when verdict is not-judged. */
   diagnosis?: Diagnosis & { exchange?: ExchangeEvidence };
-  /** Rate-limit waits the run sat through, as announced. */
-  rateLimitWaits?: { count: number; totalMs: number };
+  /** Every rate-limit wait the run sat through, announced or too short to be, with why. */
+  rateLimitWaits?: { count: number; totalMs: number; reasons?: Array<{ reason: string; count: number; totalMs: number }> };
   /** The suite itself broke: a file that did not load, an unhandled error. */
   suiteErrors: string[];
   /** How the run stands against --baseline, when one was given. */

@@ -7,7 +7,7 @@ import { stringifyJson } from '../json.js';
 import { CancellationWatch } from './cancellation.js';
 import { NotJudged } from '../judge/outcome.js';
 import { CircuitBreaker } from './circuit-breaker.js';
-import { Pacer, RateLimitWaitTooLong } from './pacing.js';
+import { Pacer, RateLimitWaitTooLong, type WaitTally } from './pacing.js';
 import { dispatcherFor, proxyPassword, type ProxyRoute } from './proxy.js';
 import { Redactor } from './redact.js';
 import { diagnoseEarlyAnswers, DIAGNOSED_WITHIN, hintAfterLooking, otherBaseUrl, type Diagnosis } from './diagnosis.js';
@@ -147,6 +147,8 @@ export class PetstoreClient {
       backoffBaseMs: 1_000,
       backoffCapMs: 60_000,
       onWait: this.notify,
+      // The CLI process reads the tally beside the exchange log: short waits print no line to count.
+      ...(options.exchangeLogPath ? { onWaited: (tally: WaitTally) => writeFileSync(waitsPathFor(options.exchangeLogPath!), stringifyJson(tally)) } : {}),
       sleep: (ms: number) => this.pause(ms),
       now: () => this.now(),
     });
@@ -468,6 +470,11 @@ export class PetstoreClient {
 /** Where the client leaves its diagnosis for the CLI process: beside the exchange log of the run. */
 export function diagnosisPathFor(exchangeLogPath: string): string {
   return `${exchangeLogPath}.diagnosis.json`;
+}
+
+/** Where the client keeps the tally of rate-limit waits for the CLI process: beside the exchange log. */
+export function waitsPathFor(exchangeLogPath: string): string {
+  return `${exchangeLogPath}.waits.json`;
 }
 
 /** Requests without a valid key are often counted in a bucket of their own; pace them apart. */
