@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { isProblem, OUTCOMES } from '../../helpers/judge/outcome-meaning.js';
 
 // The page's only CSS and script. The Content-Security-Policy admits exactly these by hash, so even
 // markup that slipped past escaping could neither run a script nor load anything from the network.
@@ -140,7 +141,7 @@ export const SCRIPT = `
   const form = document.querySelector('.filters');
   const rules = [...document.querySelectorAll('.rule')];
   const areas = [...document.querySelectorAll('.area')];
-  const problems = new Set(['failed', 'errored', 'suite-error']);
+  const problems = new Set([${OUTCOMES.filter(isProblem).map((outcome) => `'${outcome}'`).join(', ')}]);
   function apply() {
     const show = form.elements.show.value;
     const levels = new Set([...form.querySelectorAll('input[name=level]:checked')].map((input) => input.value));

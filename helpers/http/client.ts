@@ -9,7 +9,7 @@ import { CancellationWatch } from './cancellation.js';
 import { NotJudged } from '../judge/outcome.js';
 import { CircuitBreaker } from './circuit-breaker.js';
 import { ConnectionWatch } from './connection-watch.js';
-import { Pacer, RateLimitWaitTooLong } from './pacing.js';
+import { Pacer, RateLimitWaitTooLong, type WaitTally } from './pacing.js';
 import { dispatcherFor, proxyAuthorizationOf, proxyPassword, proxyRefusal, proxyVariableFor, type ProxyRoute } from './proxy.js';
 import { Redactor } from './redact.js';
 import { diagnoseEarlyAnswers, DIAGNOSED_WITHIN, EVERY_KEY_REFUSED, hintAfterLooking, isHtml, otherBaseUrl, type Diagnosis } from './diagnosis.js';
@@ -154,6 +154,8 @@ export class PetstoreClient {
       backoffBaseMs: 1_000,
       backoffCapMs: 60_000,
       onWait: this.notify,
+      // The CLI process reads the tally beside the exchange log: short waits print no line to count.
+      ...(options.exchangeLogPath ? { onWaited: (tally: WaitTally) => writeFileSync(waitsPathFor(options.exchangeLogPath!), stringifyJson(tally)) } : {}),
       sleep: (ms: number) => this.pause(ms),
       now: () => this.now(),
     });
@@ -534,6 +536,11 @@ export class PetstoreClient {
 /** Where the client leaves its diagnosis for the CLI process: beside the exchange log of the run. */
 export function diagnosisPathFor(exchangeLogPath: string): string {
   return `${exchangeLogPath}.diagnosis.json`;
+}
+
+/** Where the client keeps the tally of rate-limit waits for the CLI process: beside the exchange log. */
+export function waitsPathFor(exchangeLogPath: string): string {
+  return `${exchangeLogPath}.waits.json`;
 }
 
 /** Requests without a valid key are often counted in a bucket of their own; pace them apart. */
