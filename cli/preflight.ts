@@ -1,7 +1,9 @@
-import { connect as connectTcp, isIP } from 'node:net';
+import { request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import { connect as connectTcp, isIP, type Socket } from 'node:net';
 import { connect as connectTls } from 'node:tls';
 import { readFileSync } from 'node:fs';
-import type { ProxyRoute } from '../helpers/http/proxy.js';
+import { proxyAuthorizationOf, proxyRefusal, type ProxyRoute } from '../helpers/http/proxy.js';
 
 /** The target cannot be talked to at all: exit code 3. */
 export class TargetUnreachable extends Error {
@@ -14,8 +16,75 @@ export class TargetUnreachable extends Error {
  * may be reachable only through it (its name may not even resolve here).
  */
 export async function assertReachable(baseUrl: string, timeoutMs: number, caFile?: string, proxy?: ProxyRoute): Promise<void> {
-  if (proxy) return assertConnects(new URL(proxy.url), timeoutMs, undefined, `the proxy ${proxy.shown} (for ${new URL(baseUrl).origin})`);
-  return assertConnects(new URL(baseUrl), timeoutMs, caFile, new URL(baseUrl).origin);
+  const target = new URL(baseUrl);
+  if (!proxy) return assertConnects(target, timeoutMs, caFile, target.origin);
+  await assertConnects(new URL(proxy.url), timeoutMs, undefined, `the proxy ${proxy.shown} (for ${target.origin})`);
+  // An https target is reached through a tunnel the proxy must grant: asking costs no request of the target.
+  // A plain http one is forwarded request by request; the client reads the proxy's refusal from the first answer.
+  if (target.protocol === 'https:') await assertTunnels(target, proxy, timeoutMs, caFile);
+}
+
+/**
+ * Asks the proxy for a tunnel to the target (CONNECT, with the proxy's credentials) and shakes hands with
+ * the target's TLS through it, as every request will: a proxy that wants credentials (407) or refuses the
+ * tunnel (403, say) ends the run here, named, instead of failing every rule.
+ */
+async function assertTunnels(target: URL, proxy: ProxyRoute, timeoutMs: number, caFile: string | undefined): Promise<void> {
+  const tunnel = await openTunnel(target, proxy, timeoutMs);
+  await shakeHandsThrough(tunnel, target, proxy, timeoutMs, caFile);
+}
+
+/** The proxy's tunnel to the target: CONNECT host:port, answered 2xx; any other answer is its refusal. */
+function openTunnel(target: URL, proxy: ProxyRoute, timeoutMs: number): Promise<Socket> {
+  const proxyUrl = new URL(proxy.url);
+  const authority = `${target.hostname}:${target.port || 443}`;
+  const authorization = proxyAuthorizationOf(proxy);
+  return new Promise<Socket>((resolve, reject) => {
+    const connectRequest = (proxyUrl.protocol === 'https:' ? httpsRequest : httpRequest)({
+      host: proxyUrl.hostname.replace(/^\[|\]$/g, ''),
+      port: Number(proxyUrl.port || (proxyUrl.protocol === 'https:' ? 443 : 80)),
+      method: 'CONNECT',
+      path: authority,
+      headers: { host: authority, ...(authorization ? { 'proxy-authorization': authorization } : {}) },
+    });
+    const deadline = setTimeout(() => fail(`the proxy ${proxy.shown} opened no tunnel to ${authority} within ${timeoutMs} ms (--timeout)`), timeoutMs);
+    const fail = (message: string) => {
+      clearTimeout(deadline);
+      connectRequest.destroy();
+      reject(new TargetUnreachable(message));
+    };
+    connectRequest.once('error', (error: NodeJS.ErrnoException) => fail(`cannot reach the proxy ${proxy.shown} (for ${target.origin}): ${reachabilityMessage(error)}`));
+    connectRequest.once('connect', (answer, socket) => {
+      if (answer.statusCode !== undefined && answer.statusCode >= 200 && answer.statusCode <= 299) {
+        clearTimeout(deadline);
+        resolve(socket);
+        return;
+      }
+      socket.destroy();
+      fail(proxyRefusal(proxy, `CONNECT ${authority}`, answer.statusCode ?? 0, answer.statusMessage, target.protocol, authorization !== undefined).line);
+    });
+    connectRequest.end();
+  });
+}
+
+/** The target's TLS handshake inside the tunnel, verified as every request's will be (--ca-file). */
+function shakeHandsThrough(tunnel: Socket, target: URL, proxy: ProxyRoute, timeoutMs: number, caFile: string | undefined): Promise<void> {
+  const host = target.hostname.replace(/^\[|\]$/g, '');
+  return new Promise<void>((resolve, reject) => {
+    const socket = connectTls({ socket: tunnel, servername: isIP(host) ? undefined : host, ca: caFile ? readFileSync(caFile) : undefined, ALPNProtocols: ['http/1.1'] });
+    const deadline = setTimeout(() => fail(`no TLS handshake within ${timeoutMs} ms (--timeout)`), timeoutMs);
+    const fail = (message: string) => {
+      clearTimeout(deadline);
+      socket.destroy();
+      reject(new TargetUnreachable(`cannot reach ${target.origin} through the proxy ${proxy.shown}: ${message}`));
+    };
+    socket.once('error', (error: NodeJS.ErrnoException) => fail(reachabilityMessage(error)));
+    socket.once('secureConnect', () => {
+      clearTimeout(deadline);
+      socket.end();
+      resolve();
+    });
+  });
 }
 
 async function assertConnects(url: URL, timeoutMs: number, caFile: string | undefined, what: string): Promise<void> {

@@ -1,6 +1,6 @@
-import { randomInt } from 'node:crypto';
-import { accessSync, constants, mkdirSync, readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { randomBytes, randomInt } from 'node:crypto';
+import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync, type Stats } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { activeRules, loadCatalog } from '../helpers/spec/catalog.js';
 import { AREA_ORDER } from '../helpers/spec/facts.js';
 import type { CheckSettings } from '../helpers/run-config.js';
@@ -256,12 +256,81 @@ function checkCaFile(path: string): void {
   }
 }
 
-/** A report folder that cannot be written would fail the run at its very end, after every request. */
+/**
+ * A report folder that cannot be written would fail the run at its very end, after every request. Created
+ * one level at a time: Node's recursive mkdir never returns under /proc, where ENOENT does not mean a
+ * missing parent. Proved writable by writing a file in it, not by access(): root passes every permission
+ * check, but not a read-only file system or an immutable folder.
+ */
 function ensureWritable(dir: string): void {
+  const reason = unwritableReason(resolve(dir));
+  if (reason) throw new UsageError(`cannot write reports to ${dir} (${reason}): choose a writable folder with --report-dir`);
+}
+
+/** Why `dir` cannot hold the reports, or undefined once it exists and a file could be written in it. */
+function unwritableReason(dir: string): string | undefined {
+  // The nearest part of the path that exists must be a folder: what is missing is created below it.
+  const missing: string[] = [];
+  let existing = dir;
+  let stat = statOf(existing);
+  while (stat === 'missing' && dirname(existing) !== existing) {
+    missing.unshift(existing);
+    existing = dirname(existing);
+    stat = statOf(existing);
+  }
+  const at = (path: string) => (path === dir ? '' : `${path}: `);
+  if (typeof stat === 'string') return `${at(existing)}${fileSystemReason(stat)}`;
+  if (!stat.isDirectory()) return `${existing} is ${kindOf(stat)}, not a folder`;
+  let step = existing;
   try {
-    mkdirSync(resolve(dir), { recursive: true });
-    accessSync(resolve(dir), constants.W_OK);
-  } catch {
-    throw new UsageError(`cannot write reports to ${dir}: choose a writable folder with --report-dir`);
+    for (const folder of missing) {
+      step = folder;
+      mkdirUnlessThere(folder);
+    }
+    step = dir;
+    const probe = join(dir, `.write-test-${randomBytes(4).toString('hex')}`);
+    writeFileSync(probe, '', { flag: 'wx' });
+    rmSync(probe);
+    return undefined;
+  } catch (error) {
+    return `${at(step)}${fileSystemReason((error as NodeJS.ErrnoException).code ?? 'unknown error')}`;
+  }
+}
+
+/** Another run may create the same folder at the same moment. */
+function mkdirUnlessThere(folder: string): void {
+  try {
+    mkdirSync(folder);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  }
+}
+
+/** The file's stat; 'missing' when nothing is there (or a file stands where a folder of the path should); else the error code. */
+function statOf(path: string): Stats | string {
+  try {
+    return statSync(path);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? 'unknown error';
+    return code === 'ENOENT' || code === 'ENOTDIR' ? 'missing' : code;
+  }
+}
+
+function kindOf(stat: Stats): string {
+  if (stat.isFIFO()) return 'a FIFO';
+  if (stat.isSocket()) return 'a socket';
+  if (stat.isCharacterDevice() || stat.isBlockDevice()) return 'a device';
+  return 'a file';
+}
+
+function fileSystemReason(code: string): string {
+  switch (code) {
+    case 'EROFS': return 'a read-only file system';
+    case 'EACCES':
+    case 'EPERM': return `not permitted (${code})`;
+    case 'ENOSPC': return 'no space left on the device';
+    // /proc and /sys answer a new folder or file with ENOENT: there is nothing to write there.
+    case 'ENOENT': return 'the file system does not take new files there (ENOENT)';
+    default: return code;
   }
 }

@@ -21,7 +21,7 @@ export function toHar(report: Report, exchanges: readonly Exchange[]): Har {
 
 // HAR lets a writer add fields whose names start with an underscore.
 // _jsonError and _truncated keep what the client concluded of the body, so `verify` can replay it as it was read.
-type RunEntry = Entry & { _seq: number; _sentAfter?: number; response: Response & { _error?: string; _jsonError?: string; _truncated?: boolean } };
+type RunEntry = Entry & { _seq: number; _sentAfter?: number; response: Response & { _error?: string; _retried?: true; _jsonError?: string; _truncated?: boolean } };
 
 function entryOf(exchange: Exchange): RunEntry {
   const { request, response } = exchange;
@@ -73,6 +73,8 @@ function entryOf(exchange: Exchange): RunEntry {
         headersSize: -1,
         bodySize: -1,
         _error: exchange.error ?? 'no response',
+        // Sent again on a new connection: the next entry with the same request is that attempt.
+        ...(exchange.retried ? { _retried: true as const } : {}),
       },
     cache: {},
     timings: { blocked: -1, dns: -1, connect: -1, ssl: -1, send: 0, wait, receive: 0 },

@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { STATUS_CODES } from 'node:http';
 import { appendFileSync, writeFileSync } from 'node:fs';
 import { readFileSync } from 'node:fs';
 import { request, type Dispatcher } from 'undici';
@@ -7,10 +8,11 @@ import { stringifyJson } from '../json.js';
 import { CancellationWatch } from './cancellation.js';
 import { NotJudged } from '../judge/outcome.js';
 import { CircuitBreaker } from './circuit-breaker.js';
+import { ConnectionWatch } from './connection-watch.js';
 import { Pacer, RateLimitWaitTooLong, type WaitTally } from './pacing.js';
-import { dispatcherFor, proxyPassword, type ProxyRoute } from './proxy.js';
+import { dispatcherFor, proxyAuthorizationOf, proxyPassword, proxyRefusal, proxyVariableFor, type ProxyRoute } from './proxy.js';
 import { Redactor } from './redact.js';
-import { diagnoseEarlyAnswers, DIAGNOSED_WITHIN, hintAfterLooking, otherBaseUrl, type Diagnosis } from './diagnosis.js';
+import { diagnoseEarlyAnswers, DIAGNOSED_WITHIN, EVERY_KEY_REFUSED, hintAfterLooking, isHtml, otherBaseUrl, type Diagnosis } from './diagnosis.js';
 import { readBody } from './response-body.js';
 import type { RecordedAnswer, ReplaySource } from './replay.js';
 
@@ -105,6 +107,9 @@ export function announceProgress(phase: string, unit: string, total?: number): v
 /** How long a replay waits for an answer the recording placed earlier before it lets a later one go on. */
 const REPLAY_STALL_MS = 200;
 
+/** Methods whose request may be sent twice to the same effect as once (RFC 9110 §9.2.2). */
+const IDEMPOTENT_METHODS = new Set(['GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS']);
+
 /** Transport failures in a row after which the target is taken to have stopped answering (README, Troubleshooting). */
 const FAILURES_IN_A_ROW_BEFORE_GIVING_UP = 3;
 
@@ -114,6 +119,9 @@ export class PetstoreClient {
   /** The rule whose check sends a request: checks in flight together share the client, so one field cannot say. */
   private readonly ruleInFlight = new AsyncLocalStorage<string>();
   private readonly dispatcher: Dispatcher;
+  /** Connections used once: for a POST, and for a request sent again after a kept-alive connection failed it. */
+  private readonly freshDispatcher: Dispatcher;
+  private readonly connections: ConnectionWatch | undefined;
   private readonly pacer: Pacer;
   private sent = 0;
   private budgetAnnounced = false;
@@ -134,11 +142,10 @@ export class PetstoreClient {
     }
     this.redactor = options.redactor ?? new Redactor([options.apiKey, proxyPassword(options.proxy)]);
     this.cancellation = options.cancelMarkerPath ? new CancellationWatch(options.cancelMarkerPath) : undefined;
-    this.dispatcher = dispatcherFor(options.proxy, {
-      connections: options.concurrency,
-      timeoutMs: options.timeoutMs,
-      ca: options.caFile ? readFileSync(options.caFile) : undefined,
-    });
+    const settings = { connections: options.concurrency, timeoutMs: options.timeoutMs, ca: options.caFile ? readFileSync(options.caFile) : undefined };
+    this.dispatcher = dispatcherFor(options.proxy, settings);
+    this.freshDispatcher = dispatcherFor(options.proxy, { ...settings, singleUse: true });
+    this.connections = options.replay ? undefined : new ConnectionWatch();
     this.pacer = new Pacer({
       reserve: options.rateLimitReserve,
       maxWaitMs: options.maxWaitMs ?? 120_000,
@@ -222,6 +229,8 @@ export class PetstoreClient {
       if (exchange.error) {
         // An abandoned request is the cancellation's doing, not the target's.
         this.cancellation?.throwIfCancelled();
+        // A proxy's refusal reads as a transport failure, but says the target was never judged.
+        if (this.diagnosis) throw await this.notJudgeable(exchange);
         throw new TransportError(exchange.error, exchange);
       }
       if (this.diagnosis) throw await this.notJudgeable(exchange);
@@ -235,7 +244,8 @@ export class PetstoreClient {
 
   async close(): Promise<void> {
     this.cancellation?.stop();
-    await this.dispatcher.close();
+    this.connections?.stop();
+    await Promise.all([this.dispatcher.close(), this.freshDispatcher.close()]);
   }
 
   /** Bounded concurrency: checks may fire requests in parallel, the target sees at most `concurrency`. */
@@ -278,7 +288,12 @@ export class PetstoreClient {
     return new TargetNotJudgeable(this.diagnosis!, exchange);
   }
 
-  private async once(request: SendOptions, baseUrl = this.options.baseUrl): Promise<Exchange> {
+  /**
+   * Sends the request once; once more, on a new connection, when a kept-alive connection failed it before
+   * any byte of its answer came (RFC 9112 §9.3.1): the server had closed it between two requests, as servers
+   * that close after every answer without saying so do. Both attempts are recorded; only the second judges.
+   */
+  private async once(request: SendOptions, baseUrl = this.options.baseUrl, onNewConnection = false): Promise<Exchange> {
     this.assertBudgetLeft();
     // Before the breaker: requests the cancellation abandoned are no sign of a dead target.
     this.cancellation?.throwIfCancelled();
@@ -296,7 +311,7 @@ export class PetstoreClient {
       headers: { ...headers, ...(auth.shown !== undefined ? { authorization: auth.shown } : {}) },
     };
     if (auth.value !== undefined) headers.authorization = auth.value;
-    const answer = this.options.replay ? this.replayed(this.options.replay, recorded) : await this.live(url, method, headers, body);
+    const answer = this.options.replay ? this.replayed(this.options.replay, recorded) : await this.live(url, method, headers, body, onNewConnection);
     if (answer.seq !== undefined) await this.replayTurn(answer.seq);
     const { response, error, startedAt, durationMs } = answer;
     const exchange: Exchange = Object.freeze({
@@ -306,35 +321,56 @@ export class PetstoreClient {
       request: Object.freeze(recorded),
       response: response && Object.freeze(response),
       error,
+      ...(answer.retry && !onNewConnection ? { retried: true } : {}),
       startedAt,
       durationMs,
     });
     this.record(exchange);
     if (answer.seq !== undefined) this.replayRecorded(answer.seq);
+    // A connection the server had closed says nothing of the target: neither the breaker nor a diagnosis hears of it.
+    if (exchange.retried) return this.once(request, baseUrl, true);
     if (!(exchange.error && this.cancellation?.cancelled)) this.noteOutcome(exchange.error);
-    this.diagnose();
+    this.diagnose(exchange);
     return exchange;
   }
 
-  private async live(url: string, method: string, headers: Record<string, string>, body: string | undefined): Promise<RecordedAnswer> {
+  private async live(url: string, method: string, headers: Record<string, string>, body: string | undefined, onNewConnection: boolean): Promise<RecordedAnswer> {
     const started = performance.now();
     const startedAt = new Date().toISOString();
     let response: RecordedResponse | undefined;
     let error: string | undefined;
+    let retry = false;
     try {
-      response = await this.fetchResponse(url, method, headers, body);
+      // A request that may not be sent twice (a POST) never goes on a kept-alive connection, which the server
+      // may have closed unseen: failing there, it could not be sent again.
+      const fresh = onNewConnection || !IDEMPOTENT_METHODS.has(method);
+      response = await this.fetchResponse(url, method, headers, body, fresh ? this.freshDispatcher : this.dispatcher);
     } catch (cause) {
-      error = this.redactor.redact(describeTransportError(cause, this.options.timeoutMs));
+      error = this.redactor.redact(describeTransportError(cause, this.options.timeoutMs, this.options.proxy?.shown));
+      retry = !onNewConnection && this.closedWhileIdle(cause, method);
+      if (retry) error = `${error}, on a kept-alive connection, before any byte of the answer: sent again on a new connection`;
     }
-    return { response, error, startedAt, durationMs: Math.round((performance.now() - started) * 10) / 10 };
+    return { response, error, startedAt, durationMs: Math.round((performance.now() - started) * 10) / 10, ...(retry ? { retry } : {}) };
   }
 
-  private async fetchResponse(url: string, method: string, headers: Record<string, string>, body: string | undefined): Promise<RecordedResponse> {
+  /**
+   * Whether a failure met a kept-alive connection the server had closed, and the request may go again: it
+   * failed as a closed or reset connection, on a reused one, before any byte of its answer. An idempotent
+   * request may always go again (RFC 9110 §9.2.2); another (a POST) only when not a byte of it had left.
+   */
+  private closedWhileIdle(cause: unknown, method: string): boolean {
+    const code = (cause as { code?: string }).code;
+    if (code !== 'UND_ERR_SOCKET' && code !== 'ECONNRESET' && code !== 'EPIPE') return false;
+    const failure = this.connections?.failureOf(cause);
+    return failure !== undefined && failure.reused && failure.unanswered && (IDEMPOTENT_METHODS.has(method) || failure.neverSent);
+  }
+
+  private async fetchResponse(url: string, method: string, headers: Record<string, string>, body: string | undefined, dispatcher: Dispatcher): Promise<RecordedResponse> {
     const response = await request(url, {
       method: method as Dispatcher.HttpMethod,
       headers,
       body,
-      dispatcher: this.dispatcher,
+      dispatcher,
       signal: this.cancellation ? AbortSignal.any([AbortSignal.timeout(this.options.timeoutMs), this.cancellation.signal]) : AbortSignal.timeout(this.options.timeoutMs),
     });
     const flat = flattenHeaders(response.headers);
@@ -414,9 +450,10 @@ export class PetstoreClient {
    * Reads the first answers of a run for a target that cannot be judged; the person hears the cause once.
    * Only a run (it keeps an exchange log) stops so: a client a test drives on its own sends what it is told.
    */
-  private diagnose(): void {
-    if (!this.options.exchangeLogPath || this.diagnosis || this.exchanges.length > DIAGNOSED_WITHIN) return;
-    this.diagnosis = diagnoseEarlyAnswers(this.exchanges, this.options.baseUrl);
+  private diagnose(exchange: Exchange): void {
+    if (!this.options.exchangeLogPath || this.diagnosis) return;
+    const early = this.exchanges.length > DIAGNOSED_WITHIN ? undefined : diagnoseEarlyAnswers(this.exchanges, this.options.baseUrl);
+    this.diagnosis = this.proxyRefused(exchange) ?? (early && this.proxyMayRefuse(early));
     if (!this.diagnosis) return;
     this.notify(`stopping: ${this.diagnosis.problem}; no further request is sent`);
     this.diagnosisSettled = this.settleDiagnosis(this.diagnosis, this.options.exchangeLogPath);
@@ -458,6 +495,35 @@ export class PetstoreClient {
     return replay.answer(request) ?? { error: 'the recorded run holds no answer to this request (verify)', startedAt: new Date(this.now()).toISOString(), durationMs: 0 };
   }
 
+  /**
+   * Through a proxy, a 407 is the proxy's answer, never the target's: it wants credentials, or refused
+   * those given. undici turns it into an error of its own; a proxy in front of another one may pass it on.
+   * Whenever it comes, the target was not judged; the run stops and names the proxy.
+   */
+  private proxyRefused(exchange: Exchange): Diagnosis | undefined {
+    const proxy = this.options.proxy;
+    if (!proxy || (exchange.response?.status !== 407 && exchange.error !== proxyAuthenticationRequired(proxy.shown))) return undefined;
+    const asked = `${exchange.request.method} ${exchange.request.url}`;
+    const { problem, hint } = proxyRefusal(proxy, asked, 407, STATUS_CODES[407], new URL(this.options.baseUrl).protocol, proxyAuthorizationOf(proxy) !== undefined);
+    return { problem, hint, seq: exchange.seq, cause: 'proxy' };
+  }
+
+  /**
+   * Some proxies answer wrong credentials 401, with an HTML page, where 407 is due (tinyproxy does): every
+   * request answered so through a proxy names the proxy beside the key, the more likely cause.
+   */
+  private proxyMayRefuse(diagnosis: Diagnosis): Diagnosis {
+    const proxy = this.options.proxy;
+    const answer = this.exchanges.find((exchange) => exchange.seq === diagnosis.seq)?.response;
+    if (!proxy || !diagnosis.problem.startsWith(EVERY_KEY_REFUSED) || !answer || !isHtml(answer)) return diagnosis;
+    const variable = proxyVariableFor(new URL(this.options.baseUrl).protocol);
+    return {
+      ...diagnosis,
+      problem: `${diagnosis.problem}, with an HTML page, not the API's JSON: the proxy ${proxy.shown} may be refusing its credentials`,
+      hint: `check the proxy's user and password in ${variable}; if they are right, ${diagnosis.hint}`,
+    };
+  }
+
   /** Feeds the circuit breaker; the person at the terminal hears it once, when it opens. */
   private noteOutcome(failure: string | undefined): void {
     const wasOpen = this.breaker.isOpen;
@@ -494,10 +560,21 @@ function lowerCaseKeys(headers: Record<string, string>): Record<string, string> 
   return Object.fromEntries(Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value]));
 }
 
+/** The transport error of a request the proxy answered 407. */
+function proxyAuthenticationRequired(proxyShown: string): string {
+  return `the proxy ${proxyShown} answered 407 Proxy Authentication Required`;
+}
+
 /** One line a person can act on, from whatever undici or the OS threw. */
-export function describeTransportError(cause: unknown, timeoutMs: number): string {
+export function describeTransportError(cause: unknown, timeoutMs: number, proxyShown?: string): string {
   const error = cause as { name?: string; code?: string; message?: string; cause?: { code?: string; message?: string } };
   const code = error.code ?? error.cause?.code;
+  // undici's words when a proxy refuses the tunnel to an https target mid-run (the preflight asked it once).
+  const tunnelRefused = /^Proxy response \((\d+)\) !== 200/.exec(error.message ?? '');
+  if (proxyShown && tunnelRefused) return `the proxy ${proxyShown} refused the tunnel to the target (CONNECT answered ${tunnelRefused[1]})`;
+  if (proxyShown && code === 'ECONNREFUSED') return `connection refused by the proxy ${proxyShown}`;
+  // undici's ProxyAgent turns a proxy's 407 into an error: the answer never reaches the caller.
+  if (proxyShown && /Proxy Authentication Required \(407\)/.test(error.message ?? '')) return proxyAuthenticationRequired(proxyShown);
   if (error.name === 'TimeoutError' || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') {
     return `no complete response within ${timeoutMs} ms (--timeout)`;
   }
@@ -505,6 +582,8 @@ export function describeTransportError(cause: unknown, timeoutMs: number): strin
   if (code === 'ECONNRESET') return 'connection reset by the server';
   // undici reports a reset and a plain close mid-response alike ("other side closed").
   if (code === 'UND_ERR_SOCKET') return 'the server closed the connection before the response was complete';
+  // The same, on a connection used once: undici then reads the close as the end of a body shorter than announced.
+  if (code === 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH') return 'the server closed the connection before the response was complete (the body is shorter than its Content-Length)';
   if (code === 'UND_ERR_HEADERS_OVERFLOW') return 'the response headers exceed 16 KiB';
   if (error.name === 'HTTPParserError') return `the answer is not HTTP/1.1 (${error.message}); is this an https:// or a non-HTTP port?`;
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return 'host name does not resolve';

@@ -12,14 +12,19 @@ export interface Diagnosis {
   hint: string;
   /** The exchange that showed it (the last of them, for "every request answered 401"). */
   seq: number;
-  /** What is wrong: the address (the client then looks once at the other likely base URL) or the key. */
-  cause: 'address' | 'key';
+  /**
+   * What is wrong: the address (the client then looks once at the other likely base URL), the key, or a
+   * proxy that refused to carry the run.
+   */
+  cause: 'address' | 'key' | 'proxy';
 }
 
 /** Only the start of a run is read: later on a 404 or a 401 is something a check provoked, and judges. */
 export const DIAGNOSED_WITHIN = 8;
 /** Answers with the key, all 401, after which the key (not the server) is taken to be wrong. */
 const REFUSED_KEY_ANSWERS = 3;
+/** How the diagnosis of a refused key begins: the client names the proxy in it when a proxy may be the one refusing. */
+export const EVERY_KEY_REFUSED = 'every request with the key was answered 401';
 const LOGIN_PATH = /(log-?in|sign-?in|auth|sso|oauth|saml|session)/i;
 
 /**
@@ -50,7 +55,7 @@ export function diagnoseEarlyAnswers(exchanges: readonly Exchange[], baseUrl: st
   const listed = withTheKey.some((exchange) => exchange.request.method === 'GET' && pathOf(exchange, baseUrl) === '/pets');
   if (listed && withTheKey.length >= REFUSED_KEY_ANSWERS && withTheKey.every((exchange) => exchange.response!.status === 401)) {
     return {
-      problem: `every request with the key was answered 401 (${withTheKey.length} of ${withTheKey.length})`,
+      problem: `${EVERY_KEY_REFUSED} (${withTheKey.length} of ${withTheKey.length})`,
       hint: 'is the key right, or is it for another environment? Set PETSTORE_API_KEY to a key of this server (and check --base-url names the environment the key is for)',
       seq: withTheKey.at(-1)!.seq,
       cause: 'key',
@@ -68,7 +73,7 @@ function withKey(exchange: Exchange): boolean {
   return exchange.request.auth === 'key';
 }
 
-function isHtml(response: RecordedResponse): boolean {
+export function isHtml(response: RecordedResponse): boolean {
   return /^text\/html\b/i.test(response.headers['content-type'] ?? '') || /^\s*<(!doctype html|html)\b/i.test(response.rawBody);
 }
 

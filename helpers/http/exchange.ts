@@ -77,6 +77,11 @@ export interface Exchange {
   readonly response?: RecordedResponse;
   /** Transport failure: refused, reset, timed out, too large. */
   readonly error?: string;
+  /**
+   * The request failed on a kept-alive connection the server had closed, before any byte of its answer,
+   * and was sent again on a new connection: the next exchange is that attempt, and this one judges nothing.
+   */
+  readonly retried?: true;
   readonly startedAt: string;
   readonly durationMs: number;
 }

@@ -29,12 +29,50 @@ export function proxyPassword(route: ProxyRoute | undefined): string | undefined
   return password ? decodeURIComponent(password) : undefined;
 }
 
+/** The Proxy-Authorization a proxy URL's credentials make (Basic, as undici's ProxyAgent sends them). */
+export function proxyAuthorizationOf(route: ProxyRoute): string | undefined {
+  const url = new URL(route.url);
+  if (!url.username && !url.password) return undefined;
+  return `Basic ${Buffer.from(`${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`).toString('base64')}`;
+}
+
+/** The variable that names the proxy for a target of this scheme (the lower-case one works as well). */
+export function proxyVariableFor(targetScheme: string): string {
+  return targetScheme === 'https:' ? 'HTTPS_PROXY' : 'HTTP_PROXY';
+}
+
+/** What a proxy's refusal says, for the preflight's line and the client's diagnosis alike. */
+export interface ProxyRefusal {
+  /** One line: the proxy (without credentials), what was asked and what it answered, and what to change. */
+  line: string;
+  problem: string;
+  hint: string;
+}
+
+/**
+ * A proxy answered `status` to `asked` instead of carrying it to the target: the target was never judged.
+ * 407 wants credentials (or refused those given), and so does 401 from proxies that answer wrong
+ * credentials so (tinyproxy); anything else refused the request outright.
+ */
+export function proxyRefusal(proxy: ProxyRoute, asked: string, status: number, reason: string | undefined, targetScheme: string, withCredentials: boolean): ProxyRefusal {
+  const variable = proxyVariableFor(targetScheme);
+  const problem = `the proxy ${proxy.shown} answered ${status}${reason ? ` ${reason}` : ''} to ${asked}: the request never reached the target`;
+  const hint = status === 407 || status === 401
+    ? withCredentials
+      ? `the proxy refused the user and password in ${variable}: check them`
+      : `the proxy wants a user and password: give them in ${variable} (http://user:password@host:port)`
+    : `the proxy refuses to carry this request: ask its administrators to allow ${asked.startsWith('CONNECT') ? `tunnels (CONNECT) to ${asked.slice('CONNECT '.length)}` : 'the target\'s address'}, or exempt the target with NO_PROXY`;
+  return { line: `${problem}; ${hint}`, problem, hint };
+}
+
 /** What the run's connections need, proxied or not. */
 export interface ConnectionSettings {
   connections: number;
   timeoutMs: number;
   /** PEM of a CA to trust for the target's TLS (--ca-file). */
   ca?: Buffer;
+  /** Every connection carries one request and is closed: none is ever reused. */
+  singleUse?: boolean;
 }
 
 /**
@@ -43,7 +81,7 @@ export interface ConnectionSettings {
  * proxies expect (many refuse CONNECT to anything but port 443).
  */
 export function dispatcherFor(route: ProxyRoute | undefined, settings: ConnectionSettings): Dispatcher {
-  const common = { connections: settings.connections, headersTimeout: settings.timeoutMs, bodyTimeout: settings.timeoutMs };
+  const common = { connections: settings.connections, headersTimeout: settings.timeoutMs, bodyTimeout: settings.timeoutMs, ...(settings.singleUse ? { pipelining: 0 } : {}) };
   if (!route) return new Agent({ ...common, connect: settings.ca ? { ca: settings.ca } : undefined });
   return new ProxyAgent({ ...common, uri: route.url, proxyTunnel: false, requestTls: settings.ca ? { ca: settings.ca } : undefined });
 }

@@ -13,6 +13,8 @@ export interface RecordedAnswer {
   /** Where the recording placed the exchange, and how many answers had come when it was sent. */
   seq?: number;
   sentAfter?: number;
+  /** The request is to be sent again on a new connection: this attempt met a connection the server had closed. */
+  retry?: boolean;
 }
 
 /** Where the replay notes the requests the recording holds no answer for, beside the run's exchange log. */
@@ -90,9 +92,9 @@ function placeOf(entry: Entry): Pick<RecordedAnswer, 'seq' | 'sentAfter'> {
 
 /** The response as the client recorded it; the body is parsed again from the text kept, as the client did. */
 function answerOf(entry: Entry): RecordedAnswer {
-  const response = entry.response as Entry['response'] & { _error?: string; _truncated?: boolean; _jsonError?: string };
+  const response = entry.response as Entry['response'] & { _error?: string; _retried?: boolean; _truncated?: boolean; _jsonError?: string };
   const timing = { startedAt: entry.startedDateTime, durationMs: entry.time, ...placeOf(entry) };
-  if (response._error !== undefined) return { error: response._error, ...timing };
+  if (response._error !== undefined) return { error: response._error, ...(response._retried ? { retry: true } : {}), ...timing };
   const headers = Object.fromEntries(response.headers.map((header) => [header.name, header.value]));
   const rawBody = response.content.text ?? '';
   const truncated = response._truncated ?? false;

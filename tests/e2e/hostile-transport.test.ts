@@ -3,14 +3,17 @@
 // any report. A target that breaks once the run is under way leaves errored checks naming the cause,
 // and the run still ends with its reports.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { execFile } from 'node:child_process';
+import { parseJson } from '../../helpers/json.js';
+import { packagePath } from '../../helpers/package-root.js';
 import { startReferenceServer, type RunningReferenceServer } from '../../server/reference-server.js';
 import type { CliRun } from '../support/cli.js';
 import { expectKeyNowhere, HOSTILE_KEY, ruleOf, rulesRun, runAgainst } from '../support/hostile-run.js';
 import {
-  resetMidResponse, selfSignedCertificate, sendJson, startHttpServer, startTcpServer, startTlsFront, unusedPort, type LoopbackServer,
+  resetMidResponse, selfSignedCertificate, sendJson, startClosingFront, startHttpServer, startTcpServer, startTlsFront, unusedPort, type LoopbackServer,
 } from '../support/hostile-servers.js';
 
 /**
@@ -130,3 +133,57 @@ describe('a target that breaks after the preflight', () => {
     expectKeyNowhere(run);
   });
 });
+
+// RFC 9112 §9.3.1: a request that fails on a reused connection before any byte of its answer came met a
+// connection the server had closed while idle; a client may send it again on a new one. Browsers and curl do.
+describe('a target that closes the connection after every answer, without Connection: close', () => {
+  let reference: RunningReferenceServer;
+  let front: LoopbackServer;
+
+  beforeAll(async () => {
+    reference = await startReferenceServer({ apiKeys: [HOSTILE_KEY] });
+    front = await startClosingFront(Number(new URL(reference.url).port));
+  });
+
+  afterAll(async () => {
+    await front.close();
+    await reference.close();
+  });
+
+  it('is certified: a request that met a closed connection is sent again on a new one, both attempts recorded', async () => {
+    const run = await runAgainst(front.baseUrl, ['--strict']);
+    const failing = rulesRun(run).filter((rule) => rule.status !== 'passed' && rule.status !== 'skipped').map((rule) => `${rule.id}: ${rule.message}`);
+    expect({ code: run.code, verdict: run.report?.verdict, failing }).toEqual({ code: 0, verdict: 'certified', failing: [] });
+    const har = parseJson(readFileSync(join(run.reportDir, 'exchanges.har'), 'utf8')) as unknown as HarLog;
+    const entries = har.log.entries;
+    const retried = entries.filter((entry) => entry.response._retried);
+    // Requests queued behind an answer go out on its connection at once, before the server's close is read:
+    // a whole run meets the race several times (10 to 24 in trials), never none.
+    expect(retried.length).toBeGreaterThan(0);
+    // Each failed attempt is in the record, naming what happened, and the same request follows it with its answer.
+    for (const attempt of retried) {
+      expect(attempt.response._error).toMatch(/on a kept-alive connection, before any byte of the answer: sent again on a new connection$/);
+      const next = entries.find((entry) => entry._seq > attempt._seq && entry.request.method === attempt.request.method && entry.request.url === attempt.request.url);
+      expect(next?.response.status, `the attempt after #${attempt._seq}`).toBeGreaterThan(0);
+    }
+    expect(run.report?.requests.total).toBe(entries.length);
+    expectKeyNowhere(run);
+    // Re-judged offline, the recorded failed attempts are sent again as the run sent them, to the same verdict.
+    const verified = await verifyOffline(run.reportDir);
+    expect(verified, verified.stderr).toMatchObject({ code: 0, stderr: '' });
+  }, 180_000);
+});
+
+/** `petstore-conformance verify <dir>`: a child process with no key and no target. */
+function verifyOffline(dir: string): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    execFile(process.execPath, [packagePath('dist', 'cli', 'main.js'), 'verify', dir], { env: { PATH: process.env.PATH ?? '' }, timeout: 120_000 }, (error, stdout, stderr) => {
+      if (error && typeof error.code !== 'number') return reject(error);
+      resolve({ code: error ? (error.code as number) : 0, stdout, stderr });
+    });
+  });
+}
+
+interface HarLog {
+  log: { entries: Array<{ _seq: number; request: { method: string; url: string }; response: { status: number; _error?: string; _retried?: boolean } }> };
+}

@@ -2,7 +2,8 @@
 // its fix, exit code 2, no report, and nothing sent: a recording server at the would-be target sees
 // no connection at all, not even the reachability preflight.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli, type CliRun } from '../support/cli.js';
@@ -13,14 +14,36 @@ let target: LoopbackServer;
 const scratch = mkdtempSync(join(tmpdir(), 'petstore-hostile-usage-'));
 const aFile = join(scratch, 'a-file');
 writeFileSync(aFile, 'not a folder, and not a certificate either\n');
+const fifo = join(scratch, 'a-fifo');
+execFileSync('mkfifo', [fifo]);
+const readOnly = readOnlyFolder(join(scratch, 'read-only'));
 
 beforeAll(async () => {
   target = await startHttpServer((_request, response) => sendJson(response, 200, []));
 });
 
 afterAll(async () => {
+  readOnly.release();
   await target.close();
 });
+
+/**
+ * A folder no file can be written to, even by root: immutable (chattr +i) when running as root, which
+ * permissions do not stop; without write permission otherwise. `missing` says why neither could be made.
+ */
+function readOnlyFolder(dir: string): { dir: string; missing?: string; release: () => void } {
+  mkdirSync(dir);
+  const asRoot = process.getuid?.() === 0;
+  const release = () => (asRoot ? spawnSync('chattr', ['-i', dir]) : chmodSync(dir, 0o755));
+  if (asRoot) spawnSync('chattr', ['+i', dir]);
+  else chmodSync(dir, 0o555);
+  try {
+    writeFileSync(join(dir, 'probe'), '');
+    return { dir, missing: asRoot ? 'chattr +i is not available here (no CAP_LINUX_IMMUTABLE, or a file system without it)' : 'chmod 555 did not stop a write', release };
+  } catch {
+    return { dir, release };
+  }
+}
 
 /** The whole of a usage error: exit 2, one line on stderr, nothing on stdout, no report, no connection. */
 function expectUsageError(run: CliRun, message: RegExp): void {
@@ -87,7 +110,30 @@ describe('unknown names', () => {
 describe('files the run cannot use', () => {
   it('a report dir that cannot be created names it and --report-dir', async () => {
     const run = await runCliAgainst(target.baseUrl, ['--report-dir', join(aFile, 'reports')]);
-    expectUsageError(run, /cannot write reports to .*a-file\/reports: choose a writable folder with --report-dir/);
+    expectUsageError(run, /cannot write reports to .*a-file\/reports \(.*a-file is a file, not a folder\): choose a writable folder with --report-dir/);
+  });
+
+  // Node's recursive mkdir once spun here forever: /proc answers a new folder with ENOENT, read as "make the parent first".
+  it('a report dir under /proc is refused within seconds, not created forever', async () => {
+    const started = Date.now();
+    const run = await runCli(['--base-url', target.baseUrl, '--report-dir', '/proc/petstore-reports/run'], { env: { PETSTORE_API_KEY: HOSTILE_KEY }, timeoutMs: 20_000 });
+    expectUsageError(run, /cannot write reports to \/proc\/petstore-reports\/run \(\/proc\/petstore-reports: the file system does not take new files there \(ENOENT\)\)/);
+    expect(Date.now() - started).toBeLessThan(5_000);
+  });
+
+  it.each([
+    ['under /sys', '/sys/petstore-reports', /\/sys\/petstore-reports \((not permitted \((EPERM|EACCES)\)|a read-only file system)\)/],
+    ['that is a FIFO', fifo, /a-fifo is a FIFO, not a folder/],
+    ['that is a file', aFile, /a-file is a file, not a folder/],
+  ])('a report dir %s is refused, naming why', async (_case, dir, reason) => {
+    const run = await runCli(['--base-url', target.baseUrl, '--report-dir', dir], { env: { PETSTORE_API_KEY: HOSTILE_KEY }, timeoutMs: 20_000 });
+    expectUsageError(run, reason);
+  });
+
+  // Root passes every permission check: only a folder the file system itself refuses (immutable) is read-only to it.
+  it.skipIf(readOnly.missing !== undefined)(`a read-only report dir is refused${readOnly.missing ? ` (skipped: ${readOnly.missing})` : ''}`, async () => {
+    const run = await runCliAgainst(target.baseUrl, ['--report-dir', readOnly.dir]);
+    expectUsageError(run, /cannot write reports to .*read-only \(not permitted \((EPERM|EACCES)\)\)/);
   });
 
   it('a --ca-file that does not exist is named, before any connection', async () => {

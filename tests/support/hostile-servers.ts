@@ -2,7 +2,7 @@
 // ephemeral port, counts the connections it accepts (so a test can prove that nothing was sent), and
 // closes by destroying its sockets, so a handler that never answers cannot hold a test open.
 import { generateKeyPairSync, randomBytes, sign } from 'node:crypto';
-import { createServer as createHttpServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer as createHttpServer, request as httpRequest, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import { connect, createServer as createNetServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { createServer as createTlsServer } from 'node:tls';
 import { gzipSync } from 'node:zlib';
@@ -46,6 +46,31 @@ export async function startTlsFront(certificate: Certificate, upstreamPort: numb
     upstream.on('error', () => secure.destroy());
   });
   return listen(server, 'https', []);
+}
+
+/**
+ * A front for a plain server on `upstreamPort` that closes the connection after every answer without
+ * saying so (no `Connection: close`), as HTTP/1.0-minded stacks and proxies with a short idle timeout do:
+ * a client that sends its next request on the kept-alive connection finds it closed.
+ */
+export async function startClosingFront(upstreamPort: number): Promise<LoopbackServer> {
+  const requests: SeenRequest[] = [];
+  const server = createHttpServer((incoming, outgoing) => {
+    requests.push({ method: incoming.method ?? '', url: incoming.url ?? '', headers: incoming.headers });
+    const relay = httpRequest({ host: '127.0.0.1', port: upstreamPort, method: incoming.method, path: incoming.url, headers: incoming.headers, agent: false }, (answer) => {
+      for (const [name, value] of Object.entries(answer.headers)) {
+        if (value !== undefined && name !== 'connection' && name !== 'keep-alive') outgoing.setHeader(name, value);
+      }
+      // No Connection header at all (removed before the head is written): HTTP/1.1 reads that as "kept alive".
+      outgoing.removeHeader('connection');
+      outgoing.writeHead(answer.statusCode ?? 502);
+      answer.pipe(outgoing);
+      outgoing.on('finish', () => incoming.socket.destroySoon());
+    });
+    relay.on('error', () => outgoing.socket?.destroy());
+    incoming.pipe(relay);
+  });
+  return listen(server, 'http', requests);
 }
 
 /** A raw TCP server, below HTTP and TLS: `scheme` only shapes the base URL a test hands the CLI. */
