@@ -1,4 +1,4 @@
-import { redact } from '../helpers/http/redact.js';
+import type { Redactor } from '../helpers/http/redact.js';
 import { TargetUnreachable } from './preflight.js';
 import { UsageError } from './resolve-options.js';
 import { EXIT } from './verdict.js';
@@ -12,19 +12,16 @@ export interface FailedInvocation {
 /**
  * Bad usage exits 2 and an unreachable target 3, each with its one-line reason; anything else is a bug of
  * petstore-conformance itself, which exits 4 and says so plainly, without a stack a user cannot act on
- * (DEBUG prints it).
+ * (DEBUG prints it). Every line passes through the invocation's redactor.
  */
-export function failedInvocation(error: unknown, debug: boolean): FailedInvocation {
+export function failedInvocation(error: unknown, debug: boolean, redactor: Redactor): FailedInvocation {
+  const line = (message: string) => `petstore-conformance: ${redactor.redact(message)}\n`;
   if (error instanceof UsageError) return { exitCode: EXIT.usage, stderr: line(error.message) };
   if (error instanceof TargetUnreachable) return { exitCode: EXIT.notJudged, stderr: line(error.message) };
   const stderr = [
     line(`internal error: ${error instanceof Error ? error.message : String(error)}`),
     'This is a bug of petstore-conformance itself, not of the target: please report it to its maintainers with the command you ran and what DEBUG=1 prints.\n',
-    debug ? `${redact(String((error as Error).stack))}\n` : '',
+    debug ? `${redactor.redact(String((error as Error).stack))}\n` : '',
   ];
   return { exitCode: EXIT.suiteBroke, stderr: stderr.join('') };
-}
-
-function line(message: string): string {
-  return `petstore-conformance: ${redact(message)}\n`;
 }

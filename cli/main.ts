@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 import { activeRules } from '../helpers/spec/catalog.js';
-import { redact, registerSecret } from '../helpers/http/redact.js';
+import { Redactor } from '../helpers/http/redact.js';
 import { stringifyJson } from '../helpers/json.js';
 import { parseArguments, possibleKeys } from './options.js';
 import { failedInvocation } from './failure.js';
@@ -16,10 +16,11 @@ for (const stream of [process.stdout, process.stderr]) {
   });
 }
 
+// Before parsing: a usage error that echoes an argument must not print the key it may be.
+const invocationSecrets = new Redactor(possibleKeys(process.argv.slice(2), process.env));
+
 async function main(argv: string[]): Promise<number> {
   if (argv[0] === 'verify') return verify(argv.slice(1));
-  // Before parsing: a usage error that echoes an argument must not print the key it may be.
-  for (const key of possibleKeys(argv, process.env)) registerSecret(key);
   const parsed = parseArguments(argv, TOOL.version, (text) => process.stdout.write(text));
   if (parsed.action === 'exit') return parsed.code;
   if (parsed.action === 'list') {
@@ -39,7 +40,7 @@ async function main(argv: string[]): Promise<number> {
   const status = out.isTTY
     ? (line: string | undefined) => {
       clearStatus();
-      if (line !== undefined) out.write(redact(line.slice(0, Math.max(20, (out.columns || 80) - 1))));
+      if (line !== undefined) out.write(invocationSecrets.redact(line.slice(0, Math.max(20, (out.columns || 80) - 1))));
       statusShown = line !== undefined;
     }
     : undefined;
@@ -55,7 +56,7 @@ async function main(argv: string[]): Promise<number> {
       out.write(`${line}\n`);
     },
   });
-  if (json) process.stdout.write(`${redact(stringifyJson(result.report, 2))}\n`);
+  if (json) process.stdout.write(`${result.redactor.redact(stringifyJson(result.report, 2))}\n`);
   return result.exitCode;
 }
 
@@ -69,7 +70,9 @@ Exit codes:
   0  every hash matches and the verdict follows from the recorded exchanges
      (with a newer suite version: the rules whose status changed are listed)
   1  a file was altered, or the verdict does not follow from the evidence (the first difference is named)
-  2  bad usage: no such folder, or no manifest.json in it
+  2  bad usage, or a folder verify refuses to read: no such folder, no manifest.json in it, a file
+     that is not a regular file directly in the folder (a symlink, a path that leaves it), a file
+     larger than verify reads, or recorded options the CLI itself would refuse
 `;
 
 /** `petstore-conformance verify <report-dir>`: the one-line statement on stdout, or the first difference on stderr. */
@@ -112,7 +115,7 @@ main(process.argv.slice(2)).then(
     process.exitCode = code;
   },
   (error: unknown) => {
-    const failure = failedInvocation(error, Boolean(process.env.DEBUG));
+    const failure = failedInvocation(error, Boolean(process.env.DEBUG), invocationSecrets);
     process.stderr.write(failure.stderr);
     process.exitCode = failure.exitCode;
   },

@@ -32,6 +32,7 @@ export function buildProgram(version: string): Command {
     .option('--skip <ids>', 'skip these areas or rule IDs (comma-separated, repeatable)', list, [])
     .option('--read-only', 'create nothing on the target; rules that need created pets are reported skipped', false)
     .option('--strict', 'SHOULD failures fail the run too', false)
+    .option('--require-complete', 'a run that leaves MUST rules unjudged (verdict incomplete: --only, a budget, a skip) fails with exit 6', false)
     .option(flags.timeoutMs, 'per-request timeout in milliseconds', integer, defaults.timeoutMs)
     .option(flags.maxDurationMs, 'stop sending after this many seconds (rate-limit waits included); the rules left are reported skipped', integer)
     .option(flags.maxRequests, 'stop cleanly after this many requests; the rules left are reported skipped', integer)
@@ -65,6 +66,7 @@ Exit codes:
      wrong --base-url (404 on GET /pets, an HTML page, a login redirect) or a key it refuses
   4  the suite itself broke (an internal error; set DEBUG=1 for the stack)
   5  a rule listed in --baseline passes now: remove it from the file
+  6  with --require-complete: nothing failed, but MUST rules were not judged (incomplete)
   130, 143  cancelled by SIGINT or SIGTERM: the reports of what was judged are written
 
 Example:
@@ -102,6 +104,7 @@ export function parseArguments(argv: string[], version: string, write: (text: st
       skip: o.skip,
       readOnly: o.readOnly,
       strict: o.strict,
+      requireComplete: o.requireComplete,
       timeoutMs: o.timeout,
       maxRequests: o.maxRequests,
       maxDurationMs: typeof o.maxDuration === 'number' ? o.maxDuration * 1000 : o.maxDuration,
@@ -134,8 +137,8 @@ function oneLine(message: string): string {
 }
 
 /**
- * Every value that may be the key, wherever a person put it: registered before parsing, so that even a
- * usage error that echoes an argument cannot print it.
+ * Every value that may be the key, wherever a person put it, and the password of any proxy the environment
+ * names: known before parsing, so that even a usage error that echoes an argument cannot print them.
  */
 export function possibleKeys(argv: readonly string[], env: NodeJS.ProcessEnv): string[] {
   const keys = env.PETSTORE_API_KEY ? [env.PETSTORE_API_KEY] : [];
@@ -143,6 +146,18 @@ export function possibleKeys(argv: readonly string[], env: NodeJS.ProcessEnv): s
     if (arg === '--api-key' && argv[i + 1] !== undefined) keys.push(argv[i + 1]!);
     else if (arg.startsWith('--api-key=')) keys.push(arg.slice('--api-key='.length));
   });
-  return keys;
+  return [...keys, ...proxyPasswords(env)];
+}
+
+function proxyPasswords(env: NodeJS.ProcessEnv): string[] {
+  return Object.entries(env).flatMap(([name, value]) => {
+    if (!/^(https?|all)_proxy$/i.test(name) || !value) return [];
+    try {
+      const password = new URL(value.includes('://') ? value : `http://${value}`).password;
+      return password ? [decodeURIComponent(password)] : [];
+    } catch {
+      return [];
+    }
+  });
 }
 

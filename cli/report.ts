@@ -1,6 +1,6 @@
 import type { Area, Level, Rule } from '../helpers/spec/catalog.js';
 import { OUTCOMES, type Evidence, type ExchangeEvidence, type Outcome, type RuleMeta } from '../helpers/judge/outcome.js';
-import type { Diagnosis } from './preflight.js';
+import type { Diagnosis } from '../helpers/http/diagnosis.js';
 import type { CheckResult } from './collector.js';
 
 export interface RuleResult {

@@ -3,7 +3,6 @@ import { accessSync, constants, mkdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { activeRules, loadCatalog } from '../helpers/spec/catalog.js';
 import { AREA_ORDER } from '../helpers/spec/facts.js';
-import { registerSecret } from '../helpers/http/redact.js';
 import type { CheckSettings } from '../helpers/run-config.js';
 import type { Report } from './report.js';
 import { BaselineError, checkBaselineTarget, readBaselineFile, type Baseline } from './reports/baseline.js';
@@ -21,6 +20,8 @@ export interface RunOptions extends CheckSettings {
   apiKey?: string;
   reportDir: string;
   strict: boolean;
+  /** --require-complete: a run that leaves MUST rules unjudged (verdict incomplete) exits 6, not 0. */
+  requireComplete: boolean;
   /** Which report files are written (--reporter). */
   reporters: ReporterName[];
   /** Rules the target is known to fail (--baseline): reported, they do not fail the run. */
@@ -63,6 +64,7 @@ export const DEFAULT_OPTIONS: Omit<RunOptions, 'seed'> = {
   skip: [],
   readOnly: false,
   strict: false,
+  requireComplete: false,
   timeoutMs: 10_000,
   maxResponseBytes: 1_048_576,
   maxRequests: null,
@@ -100,12 +102,12 @@ export const INTEGER_OPTIONS: Record<IntegerOption, { flag: string; min: number;
 };
 
 const NO_CAP = ['maxRequests', 'maxDurationMs'] as const;
-const FLAGS = ['readOnly', 'strict', 'verifyRecovery'] as const;
+const FLAGS = ['readOnly', 'strict', 'requireComplete', 'verifyRecovery'] as const;
 
 /**
  * The one resolver of a run's options, for the CLI and the programmatic API alike: defaults, the key from
  * PETSTORE_API_KEY, and every check, each refusal a UsageError worded as the CLI words it. It runs before
- * anything is sent, and registers the key for redaction where it enters the run.
+ * anything is sent.
  */
 export function resolveRunOptions(given: GivenOptions, env: NodeJS.ProcessEnv): RunOptions {
   const value = withoutUndefined(given);
@@ -116,7 +118,6 @@ export function resolveRunOptions(given: GivenOptions, env: NodeJS.ProcessEnv): 
   })) as Pick<RunOptions, IntegerOption>;
   const flags = Object.fromEntries(FLAGS.map((name) => [name, flag(value[name] ?? DEFAULT_OPTIONS[name], name)])) as Pick<RunOptions, (typeof FLAGS)[number]>;
   const apiKey = optionalString(value.apiKey, '--api-key') ?? (env.PETSTORE_API_KEY || undefined);
-  if (apiKey) registerSecret(apiKey);
   const baseUrl = value.baseUrl === undefined ? undefined : checkBaseUrl(optionalString(value.baseUrl, '--base-url')!);
   if (baseUrl !== undefined && !apiKey) throw new UsageError('no API key: set PETSTORE_API_KEY (recommended) or pass --api-key');
   const only = ruleNames(value.only, '--only');

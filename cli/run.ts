@@ -4,13 +4,14 @@ import { join, resolve } from 'node:path';
 import { activeRules, deselectionReason, loadCatalog, type Rule } from '../helpers/spec/catalog.js';
 import { parseJson } from '../helpers/json.js';
 import type { Exchange } from '../helpers/http/exchange.js';
-import { proxyRouteFor } from '../helpers/http/proxy.js';
-import { isShortSecret, redact, registerSecret } from '../helpers/http/redact.js';
+import { proxyPassword, proxyRouteFor } from '../helpers/http/proxy.js';
+import { isShortSecret, Redactor } from '../helpers/http/redact.js';
 import { diagnosisPathFor } from '../helpers/http/client.js';
 import { toEvidence } from '../helpers/judge/outcome.js';
 import type { RunConfig } from '../helpers/run-config.js';
 import { Collector } from './collector.js';
-import { assertReachable, type Diagnosis } from './preflight.js';
+import type { Diagnosis } from '../helpers/http/diagnosis.js';
+import { assertReachable } from './preflight.js';
 import { countsOf, distinctCreated, requestsByArea, ruleResults, withoutUnjudged, type Report } from './report.js';
 import { baselineLines, failingRules, formatBaseline } from './reports/baseline.js';
 import { writeReportFiles } from './reports/write.js';
@@ -19,7 +20,7 @@ import { writeManifest } from './reports/manifest.js';
 import type { RunningReferenceServer } from '../server/reference-server.js';
 import { runSuites } from './suite-engine.js';
 import { TOOL } from './tool.js';
-import { unmatchedPathFor } from './verify-replay.js';
+import { unmatchedPathFor } from '../helpers/http/replay.js';
 import { LogRouter, progressLine, summaryText } from './terminal.js';
 import { judgeRun } from './verdict.js';
 
@@ -29,14 +30,20 @@ export interface RunResult {
   reportDir: string;
   /** On replay: the requests the recording held no answer for (method and URL), in the order sent. */
   unmatched?: string[];
+  /** The run's redactor (its key, its proxy's password): what the caller prints of the run passes through it. */
+  redactor: Redactor;
 }
 
 /**
  * Certifies one target: the whole run, from the reference server (if needed) to the reports. Takes options
- * resolveRunOptions has checked (or, for `verify`, those a checked run recorded).
+ * resolveRunOptions has checked, wherever they came from: argv, the programmatic API, or a report folder's
+ * record of them (`verify`).
  */
 export async function certify(options: RunOptions): Promise<RunResult> {
-  const print = (line: string) => options.print?.(redact(line));
+  // The run's own: it redacts this run's secrets, and nothing of a run before it in the same process.
+  const redactor = new Redactor([options.apiKey]);
+  const print = (line: string) => options.print?.(redactor.redact(line));
+  const status = options.status && ((line: string | undefined) => options.status!(line === undefined ? undefined : redactor.redact(line)));
   const replay = options.replay;
   const startedAt = replay ? new Date(replay.startedAt) : new Date();
   const runId = replay?.runId ?? `${startedAt.toISOString().replace(/[-:]/g, '').slice(0, 15)}-${randomBytes(3).toString('hex')}`;
@@ -50,8 +57,8 @@ export async function certify(options: RunOptions): Promise<RunResult> {
   // On replay no key is sent anywhere; a stand-in is redacted to the same placeholder the recording shows.
   const apiKey = replay ? `replay-${randomBytes(12).toString('hex')}` : embedded?.apiKey ?? options.apiKey ?? '';
   const wasEmbedded = replay ? replay.target.embedded : embedded !== undefined;
-  // The key of a target named by the options was registered as it entered them; these two are born here.
-  if (embedded || replay) registerSecret(apiKey);
+  // The key of a target named by the options is known already; these two are born here.
+  if (embedded || replay) redactor.add(apiKey);
   if (replay) print(`Re-judging the exchanges recorded from ${baseUrl} (nothing is sent)`);
   else if (embedded) print(`No --base-url given: certifying the bundled reference server at ${baseUrl}`);
   else print(`Certifying ${baseUrl}`);
@@ -61,6 +68,8 @@ export async function certify(options: RunOptions): Promise<RunResult> {
 
   // The bundled server lives in this process on loopback: a proxy of the environment is never meant for it.
   const proxy = embedded || replay ? undefined : proxyRouteFor(baseUrl);
+  const proxySecret = proxyPassword(proxy);
+  if (proxySecret) redactor.add(proxySecret);
   if (proxy) print(`Through the proxy ${proxy.shown} (HTTP_PROXY/HTTPS_PROXY; NO_PROXY does not exempt this target)`);
   const exchangeLogPath = join(reportDir, `.exchanges-${runId}.jsonl`);
   const cancelMarkerPath = join(reportDir, `.cancel-${runId}`);
@@ -68,7 +77,7 @@ export async function certify(options: RunOptions): Promise<RunResult> {
   options.signal?.addEventListener('abort', onCancel, { once: true });
   try {
     if (!replay) await assertReachable(baseUrl, options.timeoutMs, options.caFile, proxy);
-    const { baseUrl: _url, apiKey: _key, reportDir: _dir, strict: _strict, reporters: _reporters, baseline: _baseline, writeBaseline: _write, today: chosenToday, print: _print, signal: _signal, status: _status, replay: _replay, ...settings } = options;
+    const { baseUrl: _url, apiKey: _key, reportDir: _dir, strict: _strict, requireComplete: _requireComplete, reporters: _reporters, baseline: _baseline, writeBaseline: _write, today: chosenToday, print: _print, signal: _signal, status: _status, replay: _replay, ...settings } = options;
     const today = chosenToday ?? new Date().toISOString().slice(0, 10);
     const config: RunConfig = {
       ...settings,
@@ -79,7 +88,7 @@ export async function certify(options: RunOptions): Promise<RunResult> {
       ...(proxy ? { proxy } : {}),
       ...(replay ? { replayHarPath: resolve(replay.harPath) } : {}),
     };
-    const log = new LogRouter(print, options.status);
+    const log = new LogRouter(print, status);
     const collector = new Collector((result) => {
       log.endPhase();
       // Once the target is found unjudgeable every check left stops at once: the summary says why, once.
@@ -99,7 +108,7 @@ export async function certify(options: RunOptions): Promise<RunResult> {
     const cancelledBy = options.signal?.aborted ? String(options.signal.reason ?? 'cancelled') : undefined;
     const finishedAt = new Date();
     const { verdict, exitCode, baseline } = judgeRun({
-      rules, strict: options.strict, suiteErrors: collector.suiteErrors, diagnosis, cancelledBy, baseline: options.baseline,
+      rules, strict: options.strict, suiteErrors: collector.suiteErrors, diagnosis, cancelledBy, baseline: options.baseline, requireComplete: options.requireComplete,
     });
     const report: Report = {
       tool: { name: TOOL.name, version: TOOL.version },
@@ -122,19 +131,19 @@ export async function certify(options: RunOptions): Promise<RunResult> {
       ...(baseline ? { baseline } : {}),
       rules,
     };
-    const written = writeReportFiles(report, exchanges, reportDir, options.reporters);
+    const written = writeReportFiles(report, exchanges, reportDir, options.reporters, redactor);
     // Last, so that it can vouch for every other file the run wrote.
-    writeManifest(report, today, written, reportDir);
+    writeManifest(report, today, written, reportDir, redactor);
     const unmatched = replay ? readUnmatched(unmatchedPathFor(exchangeLogPath)) : undefined;
     // A run that judged nothing knows no failures: an empty baseline written from it would tolerate nothing later.
     const writeBaseline = diagnosis ? undefined : options.writeBaseline;
-    if (writeBaseline) writeFileSync(writeBaseline, redact(formatBaseline(report, options.baseline)));
+    if (writeBaseline) writeFileSync(writeBaseline, redactor.redact(formatBaseline(report, options.baseline)));
     print(summaryText(report));
     if (baseline) print(`\n${baselineLines(baseline).join('\n')}`);
     if (writeBaseline) print(`\nBaseline written to ${writeBaseline}: ${failingRules(report).length} rule(s) that fail this run`);
     else if (options.writeBaseline) print(`\nNo baseline written to ${options.writeBaseline}: this run judged no rule`);
     print(`\nReports: ${reportDir}`);
-    return { report, exitCode: report.exitCode, reportDir, ...(unmatched ? { unmatched } : {}) };
+    return { report, exitCode: report.exitCode, reportDir, redactor, ...(unmatched ? { unmatched } : {}) };
   } finally {
     options.signal?.removeEventListener('abort', onCancel);
     rmSync(exchangeLogPath, { force: true });

@@ -3,6 +3,7 @@ import { causesOf, sharedCauses, suiteBroke, SUITE_BUG_NOTICE, type Report, type
 import { getRule } from '../helpers/spec/catalog.js';
 import type { Evidence } from '../helpers/judge/outcome.js';
 import { PROGRESS_PREFIX } from '../helpers/http/client.js';
+import { EXIT } from './verdict.js';
 
 const MARK: Record<RuleResult['status'], string> = { passed: 'PASS', failed: 'FAIL', skipped: 'SKIP', errored: 'ERR ', 'suite-error': 'BUG ' };
 
@@ -21,6 +22,10 @@ export function summaryText(report: Report): string {
   const incomplete = report.cancelled ? `INCOMPLETE (cancelled by ${report.cancelled})` : broke ? 'INCOMPLETE (the suite itself broke)' : 'INCOMPLETE (MUST rules skipped)';
   const verdict = { certified: 'CERTIFIED', 'not-certified': 'NOT CERTIFIED', incomplete, 'not-judged': 'NOT JUDGED' }[report.verdict];
   lines.push(`${verdict}: ${report.target.baseUrl}${report.target.embedded ? ' (bundled reference server)' : ''}`);
+  if (report.exitCode === EXIT.incomplete) {
+    const unjudged = report.rules.filter((rule) => rule.level === 'MUST' && rule.status === 'skipped').length;
+    lines.push(`  --require-complete: ${unjudged} MUST rule(s) were not judged, so the run fails (exit ${EXIT.incomplete}); the reports give each one's reason.`);
+  }
   if (report.diagnosis) {
     lines.push('', `  The run stopped at its first answers: ${report.diagnosis.problem}.`, `  What to change: ${report.diagnosis.hint}`);
     if (report.diagnosis.exchange) lines.push(`  reproduce: ${report.diagnosis.exchange.curl}`);

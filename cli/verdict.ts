@@ -1,4 +1,4 @@
-import type { Diagnosis } from './preflight.js';
+import type { Diagnosis } from '../helpers/http/diagnosis.js';
 import type { BaselineJudgement, RuleResult, Verdict } from './report.js';
 import { EXIT_BASELINE_STALE, judgeBaseline, type Baseline } from './reports/baseline.js';
 
@@ -12,6 +12,8 @@ export const EXIT = {
   /** The suite itself broke: a bug of petstore-conformance, whatever the target did. */
   suiteBroke: 4,
   baselineStale: EXIT_BASELINE_STALE,
+  /** With --require-complete: no rule failed, but MUST rules were not judged (skipped by --only, a budget, the target). */
+  incomplete: 6,
 } as const;
 
 /** Everything a run's verdict depends on, once every check has finished. */
@@ -25,6 +27,8 @@ export interface RunFindings {
   /** The signal that cancelled the run. */
   cancelledBy?: string;
   baseline?: Baseline;
+  /** --require-complete: a run that left MUST rules unjudged fails the gate (exit 6) instead of passing it. */
+  requireComplete?: boolean;
 }
 
 export interface RunJudgement {
@@ -41,7 +45,10 @@ export function judgeRun(findings: RunFindings): RunJudgement {
   const suiteBroke = findings.suiteErrors.length > 0 || rules.some((rule) => rule.status === 'suite-error');
   // A cancelled run did not reach every rule: whatever it judged, it is no verdict on the whole target.
   const verdict = diagnosis ? 'not-judged' : cancelledBy ? 'incomplete' : verdictOf(rules, strict, suiteBroke);
-  return { verdict, exitCode: exitCodeOf(verdict, { suiteBroke, baseline, cancelledBy }), ...(baseline ? { baseline } : {}) };
+  // With a baseline, listed failures make the verdict "not certified" and still exit 0: what the gate must
+  // refuse is the MUST rules left unjudged, whatever the verdict says first.
+  const refuseIncomplete = findings.requireComplete === true && (verdict === 'incomplete' || rules.some(mustSkipped));
+  return { verdict, exitCode: exitCodeOf(verdict, { suiteBroke, baseline, cancelledBy, refuseIncomplete }), ...(baseline ? { baseline } : {}) };
 }
 
 /**
@@ -51,22 +58,28 @@ export function judgeRun(findings: RunFindings): RunJudgement {
 function verdictOf(rules: readonly RuleResult[], strict: boolean, suiteBroke: boolean): Verdict {
   const gating = (rule: RuleResult) => rule.level === 'MUST' || (strict && rule.level === 'SHOULD');
   if (rules.some((rule) => gating(rule) && (rule.status === 'failed' || rule.status === 'errored'))) return 'not-certified';
-  if (suiteBroke || rules.some((rule) => rule.level === 'MUST' && rule.status === 'skipped')) return 'incomplete';
+  if (suiteBroke || rules.some(mustSkipped)) return 'incomplete';
   return 'certified';
+}
+
+function mustSkipped(rule: RuleResult): boolean {
+  return rule.level === 'MUST' && rule.status === 'skipped';
 }
 
 /**
  * Cancelled: the signal's code. Not judged: 3. The suite broke: 4, so that our bug is never taken for the
- * target's. With a baseline: 1 when a rule not listed fails (a regression), else 5 when a listed rule passes
- * again, else 0. Without: 1 when not certified.
+ * target's. A failure the gate must see (1) comes before an incomplete run refused by --require-complete (6),
+ * which comes before a stale baseline (5). With a baseline: 1 when a rule not listed fails (a regression).
+ * Without: 1 when not certified.
  */
-function exitCodeOf(verdict: Verdict, run: { suiteBroke: boolean; baseline?: BaselineJudgement; cancelledBy?: string }): number {
+function exitCodeOf(verdict: Verdict, run: { suiteBroke: boolean; baseline?: BaselineJudgement; cancelledBy?: string; refuseIncomplete: boolean }): number {
   if (run.cancelledBy) return cancelledExitCode(run.cancelledBy);
   if (verdict === 'not-judged') return EXIT.notJudged;
   if (run.suiteBroke) return EXIT.suiteBroke;
-  if (!run.baseline) return verdict === 'not-certified' ? EXIT.notCertified : EXIT.certified;
-  if (run.baseline.unlisted.length > 0) return EXIT.notCertified;
-  return run.baseline.nowPassing.length > 0 ? EXIT.baselineStale : EXIT.certified;
+  const failed = run.baseline ? run.baseline.unlisted.length > 0 : verdict === 'not-certified';
+  if (failed) return EXIT.notCertified;
+  if (run.refuseIncomplete) return EXIT.incomplete;
+  return run.baseline && run.baseline.nowPassing.length > 0 ? EXIT.baselineStale : EXIT.certified;
 }
 
 /** The shell's convention: 128 + the signal's number (SIGINT 130, SIGTERM 143). */

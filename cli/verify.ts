@@ -1,12 +1,15 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { parseJson } from '../helpers/json.js';
+import { parseJson, type Json } from '../helpers/json.js';
 import type { Report, RuleResult } from './report.js';
-import { MANIFEST_FILE, sha256Of, type Manifest } from './reports/manifest.js';
-import { DEFAULT_OPTIONS, type RunOptions } from './resolve-options.js';
+import { NotAReportFolder, readFileInFolder } from './reports/folder-reader.js';
+import { MANIFEST_FILE, sha256OfBytes, type Manifest } from './reports/manifest.js';
+import { resolveRunOptions, UsageError, type GivenOptions } from './resolve-options.js';
 import { certify } from './run.js';
 import { TOOL } from './tool.js';
+
+export { NotAReportFolder } from './reports/folder-reader.js';
 
 /** The outcome of `verify`: exit 0 with one line saying what was verified, or 1 naming the first difference. */
 export interface Verification {
@@ -17,24 +20,32 @@ export interface Verification {
   changed: string[];
 }
 
-/** Thrown for a folder that cannot be verified at all (no manifest, unreadable): exit 2. */
-export class NotAReportFolder extends Error {
-  override name = 'NotAReportFolder';
-}
+/**
+ * The most verify reads of one file of the folder. The manifest lists a handful of files; report.json and
+ * exchanges.har of the largest runs measure a few tens of MB (bodies are capped by --max-response-bytes).
+ */
+const MAX_MANIFEST_BYTES = 1024 * 1024;
+const MAX_FILE_BYTES = 512 * 1024 * 1024;
+/** More files than any run writes (one per reporter): a longer list is not a manifest of a run. */
+const MAX_MANIFEST_FILES = 32;
 
-// What report.options holds that is not a setting of the checks, or that cannot travel to another machine.
-const NOT_REPLAYED = ['baseUrl', 'apiKey', 'reportDir', 'reporters', 'baseline', 'writeBaseline', 'caFile', 'today'] as const;
+// What report.options holds that is not a setting of the checks, or that cannot travel to another machine;
+// and the hooks of a live run, which a forged report.json could name and no run records.
+const NOT_REPLAYED = ['baseUrl', 'apiKey', 'reportDir', 'reporters', 'baseline', 'writeBaseline', 'caFile', 'today', 'print', 'status', 'signal', 'replay'] as const;
 
 /**
  * Checks a report folder a reader did not produce: every hash of manifest.json, then the verdict re-judged
- * offline from the recorded exchanges, rule by rule against report.json.
+ * offline from the recorded exchanges, rule by rule against report.json. The folder is untrusted input: only
+ * regular files directly inside it are read, each within a size bound, and the options it records pass the
+ * same checks as the CLI's; a folder that breaks these rules is refused (NotAReportFolder, exit 2).
  */
 export async function verifyReportFolder(folder: string): Promise<Verification> {
-  const dir = resolve(folder);
+  const dir = existingFolder(folder);
   const manifest = readManifest(dir);
-  const altered = firstAlteredFile(dir, manifest);
+  const files = new Map<string, Buffer>();
+  const altered = firstAlteredFile(dir, manifest, files);
   if (altered) return failed(altered);
-  const report = parseJson(readFileSync(join(dir, 'report.json'), 'utf8')) as unknown as Report;
+  const report = readReport(files.get('report.json')!);
   const mismatch = manifestMismatch(manifest, report);
   if (mismatch) return failed(mismatch);
   const hashes = `${manifest.files.length} files match ${MANIFEST_FILE}`;
@@ -44,30 +55,92 @@ export async function verifyReportFolder(folder: string): Promise<Verification> 
   if (!manifest.files.some((file) => file.file === 'exchanges.har')) {
     return failed(`cannot re-judge: the run wrote no exchanges.har (its --reporter left it out), so the verdict cannot be checked against the evidence`);
   }
-  const rejudged = await rejudge(dir, manifest, report);
+  const rejudged = await rejudge(files.get('exchanges.har')!, manifest, report);
   return compare(report, rejudged.report, rejudged.unmatched, hashes);
 }
 
-function readManifest(dir: string): Manifest {
-  const path = join(dir, MANIFEST_FILE);
-  if (!existsSync(path)) throw new NotAReportFolder(`${dir} holds no ${MANIFEST_FILE}: give the folder a run wrote its reports to (--report-dir)`);
+/** The folder, resolved: one that does not exist is named as such, before anything is looked for in it. */
+function existingFolder(folder: string): string {
+  const dir = resolve(folder);
+  let isFolder: boolean;
   try {
-    return parseJson(readFileSync(path, 'utf8')) as unknown as Manifest;
-  } catch (error) {
-    throw new NotAReportFolder(`${path} is not JSON (${(error as Error).message})`);
+    isFolder = statSync(dir).isDirectory();
+  } catch {
+    throw new NotAReportFolder(`${folder}: no such folder; give the folder a run wrote its reports to (--report-dir)`);
   }
+  if (!isFolder) throw new NotAReportFolder(`${folder} is not a folder; give the folder a run wrote its reports to (--report-dir)`);
+  return dir;
 }
 
-/** The first file of the manifest that is missing or whose SHA-256 differs; report.json must be one of them. */
-function firstAlteredFile(dir: string, manifest: Manifest): string | undefined {
+function readManifest(dir: string): Manifest {
+  const bytes = readFileInFolder(dir, MANIFEST_FILE, MAX_MANIFEST_BYTES);
+  if (!bytes) throw new NotAReportFolder(`${dir} holds no ${MANIFEST_FILE}: give the folder a run wrote its reports to (--report-dir)`);
+  let manifest: Json;
+  try {
+    manifest = parseJson(bytes.toString('utf8'));
+  } catch (error) {
+    throw new NotAReportFolder(`${join(dir, MANIFEST_FILE)} is not JSON (${(error as Error).message})`);
+  }
+  const problem = manifestShapeProblem(manifest);
+  if (problem) throw new NotAReportFolder(`${MANIFEST_FILE} is not a manifest of a run: ${problem}`);
+  return manifest as unknown as Manifest;
+}
+
+/** What verify relies on in manifest.json, or undefined when it all holds. */
+function manifestShapeProblem(manifest: Json): string | undefined {
+  if (!isObject(manifest)) return 'it is not a JSON object';
+  const { files } = manifest;
+  if (!Array.isArray(files) || files.length > MAX_MANIFEST_FILES) return `"files" is not a list of at most ${MAX_MANIFEST_FILES} files`;
+  if (!files.every((entry) => isObject(entry) && typeof entry.file === 'string' && typeof entry.sha256 === 'string')) return 'an entry of "files" lacks its file name or SHA-256';
+  if (!isObject(manifest.tool) || typeof manifest.tool.version !== 'string') return '"tool.version" is missing';
+  if (typeof manifest.runId !== 'string' || typeof manifest.today !== 'string' || typeof manifest.seed !== 'number') return '"runId", "today" or "seed" is missing';
+  return undefined;
+}
+
+/**
+ * The first file of the manifest that is missing or whose SHA-256 differs; report.json and exchanges.har must
+ * be among them. Each file is read once, checked as it is hashed, and kept in `files` for what follows, so
+ * the bytes re-judged are the bytes whose hash matched.
+ */
+function firstAlteredFile(dir: string, manifest: Manifest, files: Map<string, Buffer>): string | undefined {
   if (!manifest.files.some((file) => file.file === 'report.json')) return `${MANIFEST_FILE} vouches for no report.json`;
   for (const { file, sha256 } of manifest.files) {
-    const path = join(dir, file);
-    if (!existsSync(path)) return `${file} is listed in ${MANIFEST_FILE} but missing`;
-    const seen = sha256Of(path);
+    const bytes = readFileInFolder(dir, file, MAX_FILE_BYTES);
+    if (!bytes) return `${file} is listed in ${MANIFEST_FILE} but missing`;
+    const seen = sha256OfBytes(bytes);
     if (seen !== sha256) return `${file} was altered: ${MANIFEST_FILE} gives SHA-256 ${sha256}, the file has ${seen}`;
+    if (file === 'report.json' || file === 'exchanges.har') files.set(file, bytes);
   }
   return undefined;
+}
+
+/** report.json, with what verify relies on checked: a file that matches its hash may still be forged. */
+function readReport(bytes: Buffer): Report {
+  let report: Json;
+  try {
+    report = parseJson(bytes.toString('utf8'));
+  } catch (error) {
+    throw new NotAReportFolder(`report.json is not JSON (${(error as Error).message})`);
+  }
+  const problem = reportShapeProblem(report);
+  if (problem) throw new NotAReportFolder(`report.json is not a report of a run: ${problem}`);
+  return report as unknown as Report;
+}
+
+function reportShapeProblem(report: Json): string | undefined {
+  if (!isObject(report)) return 'it is not a JSON object';
+  if (!isObject(report.tool) || typeof report.tool.version !== 'string') return '"tool.version" is missing';
+  if (typeof report.runId !== 'string' || typeof report.verdict !== 'string') return '"runId" or "verdict" is missing';
+  if (typeof report.startedAt !== 'string' || Number.isNaN(Date.parse(report.startedAt))) return '"startedAt" is not a date';
+  if (!isObject(report.target) || typeof report.target.baseUrl !== 'string' || typeof report.target.embedded !== 'boolean') return '"target" lacks its base URL';
+  if (!isObject(report.options)) return '"options" is missing';
+  if (!Array.isArray(report.rules) || !report.rules.every((rule) => isObject(rule) && typeof rule.id === 'string' && typeof rule.status === 'string')) return '"rules" is not a list of rules with their status';
+  if (!isObject(report.requests) || typeof report.requests.total !== 'number') return '"requests.total" is missing';
+  return undefined;
+}
+
+function isObject(value: Json | undefined): value is { [key: string]: Json } {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** report.json and the manifest describe one run. */
@@ -82,25 +155,54 @@ function manifestMismatch(manifest: Manifest, report: Report): string | undefine
   return differing && `report.json's ${differing[0]} (${String(differing[2])}) differs from ${MANIFEST_FILE}'s (${String(differing[1])})`;
 }
 
-/** The same run again, the recorded exchanges answering every request: same seed, run ID, options and date. */
-async function rejudge(dir: string, manifest: Manifest, report: Report): Promise<{ report: Report; unmatched: string[] }> {
+/**
+ * The same run again, the recorded exchanges answering every request: same seed, run ID, options and date.
+ * The recorded options pass the one resolver of options, as the CLI's and the API's do: a folder that
+ * records a value the CLI would refuse (a concurrency of 0 would wait forever for a free slot) is refused.
+ * The replay reads a copy of the exchanges verify hashed, in a scratch folder of its own.
+ */
+async function rejudge(har: Buffer, manifest: Manifest, report: Report): Promise<{ report: Report; unmatched: string[] }> {
+  checkHar(har);
   const scratch = mkdtempSync(join(tmpdir(), 'petstore-verify-'));
   try {
+    const harPath = join(scratch, 'recorded.har');
+    writeFileSync(harPath, har);
+    const reportDir = join(scratch, 'reports');
     const recorded = Object.fromEntries(Object.entries(report.options).filter(([name]) => !(NOT_REPLAYED as readonly string[]).includes(name)));
-    const options: RunOptions = {
-      ...DEFAULT_OPTIONS,
-      ...(recorded as Partial<RunOptions>),
+    const given: GivenOptions = {
+      ...recorded,
       seed: manifest.seed,
       today: manifest.today,
-      reportDir: scratch,
+      reportDir,
       reporters: ['json'],
-      replay: { harPath: join(dir, 'exchanges.har'), runId: report.runId, startedAt: report.startedAt, target: report.target },
+      replay: { harPath, runId: report.runId, startedAt: report.startedAt, target: report.target },
     };
-    const result = await certify(options);
+    const result = await certify(recordedOptions(given));
     return { report: result.report, unmatched: result.unmatched ?? [] };
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }
+}
+
+/** The recorded options, checked as the CLI checks its own; no key and no variable of this environment enter them. */
+function recordedOptions(given: GivenOptions): ReturnType<typeof resolveRunOptions> {
+  try {
+    return resolveRunOptions(given, {});
+  } catch (error) {
+    if (error instanceof UsageError) throw new NotAReportFolder(`report.json records options this suite refuses: ${error.message}`);
+    throw error;
+  }
+}
+
+/** exchanges.har as the replay reads it: JSON with a list of entries. */
+function checkHar(har: Buffer): void {
+  let parsed: Json;
+  try {
+    parsed = parseJson(har.toString('utf8'));
+  } catch (error) {
+    throw new NotAReportFolder(`exchanges.har is not JSON (${(error as Error).message})`);
+  }
+  if (!isObject(parsed) || !isObject(parsed.log) || !Array.isArray(parsed.log.entries)) throw new NotAReportFolder('exchanges.har is not a HAR: it holds no log.entries');
 }
 
 function compare(recorded: Report, rejudged: Report, unmatched: readonly string[], hashes: string): Verification {

@@ -12,8 +12,8 @@ interface Credentials {
 
 // Keys a multi-tenant server issued to other clients: the several-keys variant accepts them too.
 const OTHER_CLIENTS_KEYS = ['pk_live_5b8e0c2a91d74f3e', 'partner-7731-0f4c9ad2'] as const;
-// The spec's page-size bound, as the query validator of auth-after-query-validation states it on its own.
-// RFC 6750 §2.1 read to the letter: one space, then a b64token (the strict-token68 variant).
+// RFC 6750 §2.1 read strictly (the strict-token68 variant): the scheme, one space (the RFC allows more, and
+// no client sends them), then a b64token and its padding, nothing else.
 const STRICT_BEARER = /^bearer [A-Za-z0-9\-._~+/]+=*$/i;
 
 /** Every key the server honours: the configured ones, and under a variant those of other clients. */
@@ -64,7 +64,8 @@ function isBearer(scheme: string, ctx: Context): boolean {
   return scheme.toLowerCase() === 'bearer'; // RFC 9110 §11.1: scheme names are case-insensitive
 }
 
-// HTTP clients trim trailing whitespace, so "Bearer " arrives as "Bearer": an empty token, not a bare key.
+// A field value has no leading or trailing whitespace (RFC 9110 §5.5), so "Bearer " is read as "Bearer": an
+// empty token, not a bare key.
 function split(header: string | undefined): Credentials | undefined {
   const trimmed = header?.trim() ?? '';
   if (trimmed === '') return undefined;

@@ -5,8 +5,9 @@ import type { ReferenceServerOptions } from './options.js';
 import { startReferenceServer } from './reference-server.js';
 import { isVariantId, type VariantId } from './variants.js';
 
-const USAGE = `usage: node dist/server/main.js [--port N] [--host H] [--key K]… [--rate-limit N] [--window-ms N]
-                                  [--preload N] [--first-id N] [--defect ID]… [--variant ID]…`;
+const USAGE = `usage: npm run serve -- [--port N] [--host H] [--key K]… [--rate-limit N] [--window-ms N]
+                        [--preload N] [--first-id N] [--defect ID]… [--variant ID]…
+       (node dist/server/main.js takes the same options)`;
 
 function readOptions(argv: string[]): ReferenceServerOptions {
   const { values } = parseArgs({
@@ -75,7 +76,14 @@ async function main(): Promise<void> {
     process.exit(2);
   }
   const server = await startReferenceServer(options);
-  process.stdout.write(`Reference Pet Store listening on ${server.url}\n`);
+  // The key is the server's own setting, not a secret of anyone's: whoever started it needs it to certify it.
+  const keys = options.apiKeys ?? [server.apiKey];
+  process.stdout.write([
+    `Reference Pet Store listening on ${server.url}`,
+    `API key: ${keys.join(', ')} (sent as "Authorization: Bearer ${keys[0]}")`,
+    `Certify it: PETSTORE_API_KEY=${keys[0]} npx petstore-conformance --base-url ${server.url}`,
+    '',
+  ].join('\n'));
   const stop = (): void => {
     server.close().then(
       () => process.exit(0),

@@ -109,7 +109,7 @@ function remainingAboveLimit(exchange: Exchange): string | undefined {
 /** The server's "now" for a response: its Date header (then to the second), or our clock when it sends none. */
 function serverNow(exchange: Exchange): { seconds: number; slack: number; by: string } {
   const date = exchange.response!.headers.date;
-  const dateMs = date === undefined ? undefined : parseHttpDate(date);
+  const dateMs = date === undefined ? undefined : parseHttpDate(date, Date.parse(exchange.startedAt));
   if (dateMs !== undefined) return { seconds: dateMs / 1000, slack: 1, by: 'its Date header' };
   return { seconds: (Date.parse(exchange.startedAt) + exchange.durationMs) / 1000, slack: CLOCK_SKEW_S, by: 'our clock (no Date header)' };
 }

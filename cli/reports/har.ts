@@ -6,7 +6,7 @@ import type { Report } from '../report.js';
 /**
  * Every exchange of the run as HAR 1.2, so an engineer can open the run in a browser's network
  * tools. The client records Authorization in its printable, redacted form; the writer still passes
- * the text through redact() like every other report.
+ * the text through the run's redactor like every other report.
  */
 export function toHar(report: Report, exchanges: readonly Exchange[]): Har {
   return {

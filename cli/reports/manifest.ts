@@ -3,7 +3,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { arch, release, platform } from 'node:os';
 import { basename, join } from 'node:path';
 import { stringifyJson } from '../../helpers/json.js';
-import { redact } from '../../helpers/http/redact.js';
+import type { Redactor } from '../../helpers/http/redact.js';
 import type { Report } from '../report.js';
 
 export const MANIFEST_FILE = 'manifest.json';
@@ -38,11 +38,15 @@ export interface Manifest {
 }
 
 export function sha256Of(path: string): string {
-  return createHash('sha256').update(readFileSync(path)).digest('hex');
+  return sha256OfBytes(readFileSync(path));
+}
+
+export function sha256OfBytes(bytes: Buffer): string {
+  return createHash('sha256').update(bytes).digest('hex');
 }
 
 /** Hashes the files just written and writes manifest.json beside them; returns its path. */
-export function writeManifest(report: Report, today: string, paths: readonly string[], dir: string): string {
+export function writeManifest(report: Report, today: string, paths: readonly string[], dir: string, redactor: Redactor): string {
   const manifest: Manifest = {
     tool: report.tool,
     specVersion: report.specVersion,
@@ -58,6 +62,6 @@ export function writeManifest(report: Report, today: string, paths: readonly str
     files: paths.map((path) => ({ file: basename(path), sha256: sha256Of(path), bytes: readFileSync(path).length })),
   };
   const path = join(dir, MANIFEST_FILE);
-  writeFileSync(path, redact(stringifyJson(manifest, 2)));
+  writeFileSync(path, redactor.redact(stringifyJson(manifest, 2)));
   return path;
 }

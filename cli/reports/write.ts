@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Exchange } from '../../helpers/http/exchange.js';
 import { stringifyJson } from '../../helpers/json.js';
-import { redact } from '../../helpers/http/redact.js';
+import type { Redactor } from '../../helpers/http/redact.js';
 import { toJunit } from './junit.js';
 import type { Report } from '../report.js';
 import { toBadge } from './badge.js';
@@ -24,11 +24,11 @@ export type ReporterName = keyof typeof REPORTERS;
 
 export const REPORTER_NAMES = Object.keys(REPORTERS) as ReporterName[];
 
-/** Writes the chosen reports; every one goes through the redactor, so the key appears in none. Returns the paths. */
-export function writeReportFiles(report: Report, exchanges: readonly Exchange[], dir: string, reporters: readonly ReporterName[]): string[] {
+/** Writes the chosen reports; every one goes through the run's redactor, so its key appears in none. Returns the paths. */
+export function writeReportFiles(report: Report, exchanges: readonly Exchange[], dir: string, reporters: readonly ReporterName[], redactor: Redactor): string[] {
   return REPORTER_NAMES.filter((name) => reporters.includes(name)).map((name) => {
     const path = join(dir, REPORTERS[name].file);
-    writeFileSync(path, redact(REPORTERS[name].render(report, exchanges)));
+    writeFileSync(path, redactor.redact(REPORTERS[name].render(report, exchanges)));
     return path;
   });
 }

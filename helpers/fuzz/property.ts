@@ -113,12 +113,3 @@ export async function shrinkFirstFailure<T>(sent: SentRuns<T>, probe: (value: T)
   if (!details.failed || !last) return undefined;
   return { ...last, shrinks: details.numShrinks, shrinkSteps, path: details.counterexamplePath ?? '' };
 }
-
-/**
- * Sends `runs` generated values through `probe`, which throws a RuleViolation when the target breaks the
- * rule; the first failure (in the seed's order) is shrunk within the budget.
- */
-export async function fuzzForViolation<T>(arbitrary: fc.Arbitrary<T>, budget: FuzzBudget, probe: (value: T) => Promise<void>): Promise<FuzzFailure<T> | undefined> {
-  if (budget.runs <= 0) return undefined;
-  return shrinkFirstFailure(await sendGenerated(arbitrary, budget, probe), probe);
-}

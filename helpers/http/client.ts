@@ -8,11 +8,11 @@ import { CancellationWatch } from './cancellation.js';
 import { NotJudged } from '../judge/outcome.js';
 import { CircuitBreaker } from './circuit-breaker.js';
 import { Pacer, RateLimitWaitTooLong } from './pacing.js';
-import { dispatcherFor, type ProxyRoute } from './proxy.js';
-import { redact, registerSecret } from './redact.js';
-import { diagnoseEarlyAnswers, DIAGNOSED_WITHIN, type Diagnosis } from '../../cli/preflight.js';
+import { dispatcherFor, proxyPassword, type ProxyRoute } from './proxy.js';
+import { Redactor } from './redact.js';
+import { diagnoseEarlyAnswers, DIAGNOSED_WITHIN, type Diagnosis } from './diagnosis.js';
 import { readBody } from './response-body.js';
-import type { RecordedAnswer, ReplaySource } from '../../cli/verify-replay.js';
+import type { RecordedAnswer, ReplaySource } from './replay.js';
 
 export interface SendOptions {
   method?: 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH' | 'HEAD' | 'OPTIONS';
@@ -51,6 +51,8 @@ export interface ClientOptions {
   deadlineMs?: number;
   /** `verify`: the recorded exchanges answer every request, and nothing is sent. */
   replay?: ReplaySource;
+  /** The run's redactor; by default one that knows this client's key and its proxy's password. */
+  redactor?: Redactor;
 }
 
 /** The request budget (--max-requests) is spent: the rules left are reported as skipped. */
@@ -75,7 +77,7 @@ export class StillRateLimited extends NotJudged {
 }
 
 /**
- * The first answers show a wrong base URL or a refused key (cli/preflight.ts): nothing more is sent, and
+ * The first answers show a wrong base URL or a refused key (helpers/http/diagnosis.ts): nothing more is sent, and
  * the run reports the one cause instead of every rule failed.
  */
 export class TargetNotJudgeable extends NotJudged {
@@ -120,9 +122,15 @@ export class PetstoreClient {
   private readonly queue: Array<() => void> = [];
   private readonly cancellation: CancellationWatch | undefined;
   private diagnosis: Diagnosis | undefined;
+  /** Every text the client writes out (the exchange log, the diagnosis, a transport error) passes through it. */
+  readonly redactor: Redactor;
 
   constructor(private readonly options: ClientOptions) {
-    registerSecret(options.apiKey);
+    // A zero (or fractional) concurrency would leave every request waiting for a slot that never frees.
+    if (!Number.isInteger(options.concurrency) || options.concurrency < 1) {
+      throw new RangeError(`concurrency must be an integer of at least 1, not ${String(options.concurrency)}`);
+    }
+    this.redactor = options.redactor ?? new Redactor([options.apiKey, proxyPassword(options.proxy)]);
     this.cancellation = options.cancelMarkerPath ? new CancellationWatch(options.cancelMarkerPath) : undefined;
     this.dispatcher = dispatcherFor(options.proxy, {
       connections: options.concurrency,
@@ -138,6 +146,7 @@ export class PetstoreClient {
       backoffCapMs: 60_000,
       onWait: this.notify,
       sleep: (ms: number) => this.pause(ms),
+      now: () => this.now(),
     });
     // Only a run the CLI follows (it keeps an exchange log) wants progress lines.
     if (options.exchangeLogPath) progressSink = (phase, unit, total) => this.progress(phase, unit, total);
@@ -164,6 +173,14 @@ export class PetstoreClient {
 
   get pacing(): Pacer {
     return this.pacer;
+  }
+
+  /**
+   * The run's time (epoch ms), by which rate-limit windows, read lag and the budget are judged: the
+   * recording's on replay, the real one otherwise. Checks read it here, never from Date.now().
+   */
+  now(): number {
+    return this.options.replay ? this.options.replay.now() : Date.now();
   }
 
   /**
@@ -233,7 +250,7 @@ export class PetstoreClient {
 
   /** Ends the check (reported skipped) once --max-duration or --max-requests is spent. */
   private assertBudgetLeft(): void {
-    if (this.options.deadlineMs !== undefined && Date.now() >= this.options.deadlineMs) {
+    if (this.options.deadlineMs !== undefined && this.now() >= this.options.deadlineMs) {
       this.budgetSpent('time budget (--max-duration)', 'the run\'s time budget (--max-duration) is spent');
     }
     if (this.options.maxRequests !== null && this.sent >= this.options.maxRequests) {
@@ -266,7 +283,7 @@ export class PetstoreClient {
       headers: { ...headers, ...(auth.shown !== undefined ? { authorization: auth.shown } : {}) },
     };
     if (auth.value !== undefined) headers.authorization = auth.value;
-    const answer = this.options.replay ? replayed(this.options.replay, recorded) : await this.live(url, method, headers, body);
+    const answer = this.options.replay ? this.replayed(this.options.replay, recorded) : await this.live(url, method, headers, body);
     if (answer.seq !== undefined) await this.replayTurn(answer.seq);
     const { response, error, startedAt, durationMs } = answer;
     const exchange: Exchange = Object.freeze({
@@ -294,7 +311,7 @@ export class PetstoreClient {
     try {
       response = await this.fetchResponse(url, method, headers, body);
     } catch (cause) {
-      error = describeTransportError(cause, this.options.timeoutMs);
+      error = this.redactor.redact(describeTransportError(cause, this.options.timeoutMs));
     }
     return { response, error, startedAt, durationMs: Math.round((performance.now() - started) * 10) / 10 };
   }
@@ -363,7 +380,7 @@ export class PetstoreClient {
 
   private record(exchange: Exchange): void {
     this.exchanges.push(exchange);
-    if (this.options.exchangeLogPath) appendFileSync(this.options.exchangeLogPath, `${redact(stringifyJson(exchange))}\n`);
+    if (this.options.exchangeLogPath) appendFileSync(this.options.exchangeLogPath, `${this.redactor.redact(stringifyJson(exchange))}\n`);
   }
 
   private readonly progressCounts = new Map<string, number>();
@@ -373,6 +390,7 @@ export class PetstoreClient {
     const key = `${this.currentRule ?? ''} ${phase}`;
     const done = (this.progressCounts.get(key) ?? 0) + 1;
     this.progressCounts.set(key, done);
+    // Wall time, even on replay: the throttle is for the person watching.
     const now = Date.now();
     if (now - this.lastProgressAt < PROGRESS_EVERY_MS) return;
     this.lastProgressAt = now;
@@ -389,7 +407,12 @@ export class PetstoreClient {
     if (!this.diagnosis) return;
     this.notify(`stopping: ${this.diagnosis.problem}; no further request is sent`);
     // The CLI process reads it beside the exchange log, for the verdict and the reports.
-    writeFileSync(diagnosisPathFor(this.options.exchangeLogPath), redact(stringifyJson(this.diagnosis)));
+    writeFileSync(diagnosisPathFor(this.options.exchangeLogPath), this.redactor.redact(stringifyJson(this.diagnosis)));
+  }
+
+  /** The recorded answer, or a transport error naming the request the recording does not hold. */
+  private replayed(replay: ReplaySource, request: RecordedRequest): RecordedAnswer {
+    return replay.answer(request) ?? { error: 'the recorded run holds no answer to this request (verify)', startedAt: new Date(this.now()).toISOString(), durationMs: 0 };
   }
 
   /** Feeds the circuit breaker; the person at the terminal hears it once, when it opens. */
@@ -400,10 +423,6 @@ export class PetstoreClient {
   }
 }
 
-/** The recorded answer, or a transport error naming the request the recording does not hold. */
-function replayed(replay: ReplaySource, request: RecordedRequest): RecordedAnswer {
-  return replay.answer(request) ?? { error: 'the recorded run holds no answer to this request (verify)', startedAt: new Date(Date.now()).toISOString(), durationMs: 0 };
-}
 
 /** Where the client leaves its diagnosis for the CLI process: beside the exchange log of the run. */
 export function diagnosisPathFor(exchangeLogPath: string): string {
@@ -444,7 +463,7 @@ export function describeTransportError(cause: unknown, timeoutMs: number): strin
   if (code?.startsWith('ERR_TLS') || code?.includes('CERT') || code === 'DEPTH_ZERO_SELF_SIGNED_CERT') {
     return `TLS failure (${code}): the server certificate is not trusted (--ca-file trusts a given CA)`;
   }
-  return redact(`${code ? `${code}: ` : ''}${error.message ?? String(cause)}`);
+  return `${code ? `${code}: ` : ''}${error.message ?? String(cause)}`;
 }
 
 export { RateLimitWaitTooLong };

@@ -1,6 +1,5 @@
 import { getProxyForUrl } from 'proxy-from-env';
 import { Agent, ProxyAgent, type Dispatcher } from 'undici';
-import { registerSecret } from './redact.js';
 
 /** The proxy a target is reached through, as the environment says (HTTP_PROXY, HTTPS_PROXY, NO_PROXY, either case). */
 export interface ProxyRoute {
@@ -12,17 +11,22 @@ export interface ProxyRoute {
 
 /**
  * Which proxy, if any, carries requests to `targetUrl`. Decided once, in one place, so that the
- * reachability check, every request and the report agree; the proxy's password is registered for redaction.
+ * reachability check, every request and the report agree.
  */
 export function proxyRouteFor(targetUrl: string): ProxyRoute | undefined {
   const url = getProxyForUrl(targetUrl);
   if (!url) return undefined;
   const parsed = new URL(url.includes('://') ? url : `http://${url}`);
-  if (parsed.password) registerSecret(decodeURIComponent(parsed.password));
   const shown = new URL(parsed.href);
   shown.username = '';
   shown.password = '';
   return { url: parsed.href, shown: shown.href.replace(/\/$/, '') };
+}
+
+/** The proxy's password, if its URL carries one: a secret of the run, redacted like the key. */
+export function proxyPassword(route: ProxyRoute | undefined): string | undefined {
+  const password = route && new URL(route.url).password;
+  return password ? decodeURIComponent(password) : undefined;
 }
 
 /** What the run's connections need, proxied or not. */

@@ -135,7 +135,7 @@ function assertAffordable(ctx: CheckContext, needed: number, start: RateLimitHea
 /** How long the key's window still runs, by the pacer's reckoning (our clock, server skew corrected). */
 function windowLeftMs(ctx: CheckContext): number {
   const resetAtMs = ctx.client.pacing.snapshot('key').resetAtMs;
-  return resetAtMs === undefined ? Infinity : resetAtMs - Date.now();
+  return resetAtMs === undefined ? Infinity : resetAtMs - ctx.client.now();
 }
 
 /** A generous guess of how long sending `requests` takes, from the median latency of the run so far. */

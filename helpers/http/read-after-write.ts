@@ -28,16 +28,16 @@ export async function readAfterWrite(ctx: CheckContext, what: string, writtenAtM
   if (writtenAtMs === undefined) return exchange;
   let attempts = 1;
   for (let pause = FIRST_PAUSE_MS; !shows(exchange); pause *= 2) {
-    const left = writtenAtMs + ctx.config.readLagMs - Date.now();
+    const left = writtenAtMs + ctx.config.readLagMs - ctx.client.now();
     if (left <= 0) {
-      readLags.push({ what, waitedMs: Date.now() - writtenAtMs, attempts, shown: false });
+      readLags.push({ what, waitedMs: ctx.client.now() - writtenAtMs, attempts, shown: false });
       return exchange;
     }
     await ctx.client.pause(Math.min(pause, left));
     exchange = await read();
     attempts += 1;
   }
-  if (attempts > 1) readLags.push({ what, waitedMs: Date.now() - writtenAtMs, attempts, shown: true });
+  if (attempts > 1) readLags.push({ what, waitedMs: ctx.client.now() - writtenAtMs, attempts, shown: true });
   return exchange;
 }
 

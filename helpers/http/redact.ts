@@ -14,39 +14,66 @@ const WORD = 'A-Za-z0-9_~+/\\-';
 const BEFORE = `(?<![${WORD}]|[A-Za-z0-9]\\.)`;
 const AFTER = `(?![${WORD}]|\\.[A-Za-z0-9])`;
 
-/** Each registered form, with how it is found: everywhere, or as a whole token only. */
-const secrets = new Map<string, RegExp | undefined>();
-
-/** Registers a secret; every form a request could carry it in (plain, base64 for Basic, the near misses the auth checks send) is redacted. */
-export function registerSecret(secret: string): void {
-  if (secret.length === 0) return;
-  for (const exposed of [secret, ...nearMisses(secret)]) registerForms(exposed);
-}
-
-function registerForms(secret: string): void {
-  const forms = [
-    secret,
-    Buffer.from(secret).toString('base64'),
-    Buffer.from(`${secret}:`).toString('base64'),
-    encodeURIComponent(secret),
-    // A server that echoes the key in JSON with escaped slashes (PHP's default) writes it so.
-    secret.replaceAll('/', '\\/'),
-  ];
-  const wholeTokenOnly = isShortSecret(secret);
-  // Each also as it reads inside a JSON string of a report, where an echoed body is escaped once more.
-  for (const form of forms.flatMap((f) => [f, JSON.stringify(f).slice(1, -1)])) {
-    if (secrets.has(form) && secrets.get(form) === undefined) continue;
-    secrets.set(form, wholeTokenOnly ? new RegExp(`${BEFORE}${escapeRegExp(form)}${AFTER}`, 'g') : undefined);
-  }
-}
-
 // Below this length a near miss is too short to give the key away, and replacing it everywhere would garble reports.
 const NEAR_MISS_MIN_LENGTH = 8;
 
 /**
+ * The secrets of one run (its key, a proxy's password) and how to find them in text: the last line of
+ * defence before output. The run makes it and hands it to its client and its reports; nothing is shared
+ * between runs, so a run redacts its own key and nothing of another run's, and its cost does not grow
+ * with the runs a process made before it.
+ */
+export class Redactor {
+  /** Each form of every secret, with how it is found: everywhere, or as a whole token only. */
+  private readonly forms = new Map<string, RegExp | undefined>();
+
+  constructor(secrets: Iterable<string | undefined> = []) {
+    for (const secret of secrets) if (secret) this.add(secret);
+  }
+
+  /** Adds a secret; every form a request could carry it in (plain, base64 for Basic, the near misses the auth checks send) is redacted. */
+  add(secret: string): void {
+    if (secret.length === 0) return;
+    for (const exposed of [secret, ...nearMisses(secret)]) this.addForms(exposed);
+  }
+
+  /** How many forms it looks for: what redacting a text costs, in proportion. */
+  get formCount(): number {
+    return this.forms.size;
+  }
+
+  /** The text with every form of every secret replaced by the placeholder. */
+  redact(text: string): string {
+    let result = text;
+    for (const [secret, token] of this.forms) {
+      if (!result.includes(secret)) continue;
+      result = token ? result.replace(token, KEY_PLACEHOLDER) : result.split(secret).join(KEY_PLACEHOLDER);
+    }
+    return result;
+  }
+
+  private addForms(secret: string): void {
+    const forms = [
+      secret,
+      Buffer.from(secret).toString('base64'),
+      Buffer.from(`${secret}:`).toString('base64'),
+      encodeURIComponent(secret),
+      // A server that echoes the key in JSON with escaped slashes (PHP's default) writes it so.
+      secret.replaceAll('/', '\\/'),
+    ];
+    const wholeTokenOnly = isShortSecret(secret);
+    // Each also as it reads inside a JSON string of a report, where an echoed body is escaped once more.
+    for (const form of forms.flatMap((f) => [f, JSON.stringify(f).slice(1, -1)])) {
+      if (this.forms.has(form) && this.forms.get(form) === undefined) continue;
+      this.forms.set(form, wholeTokenOnly ? new RegExp(`${BEFORE}${escapeRegExp(form)}${AFTER}`, 'g') : undefined);
+    }
+  }
+}
+
+/**
  * The key without its last character and with its letters in the other case: AUTH-03 sends both, and a
- * target that echoes them would otherwise print all but one character of the key. Registered after the
- * key itself, so that the whole key is replaced before its truncated form is looked for.
+ * target that echoes them would otherwise print all but one character of the key. Added after the key
+ * itself, so that the whole key is replaced before its truncated form is looked for.
  */
 function nearMisses(secret: string): string[] {
   return secret.length >= NEAR_MISS_MIN_LENGTH ? [secret.slice(0, -1), swapCase(secret)].filter((form) => form !== secret) : [];
@@ -60,16 +87,6 @@ export function swapCase(text: string): string {
 /** A key this short is redacted only where it stands alone: the run says so once, at the start. */
 export function isShortSecret(secret: string): boolean {
   return secret.length > 0 && secret.length < SUBSTRING_REDACTION_FROM;
-}
-
-/** The text with every registered secret replaced by the placeholder: the last line of defence before output. */
-export function redact(text: string): string {
-  let result = text;
-  for (const [secret, token] of secrets) {
-    if (!result.includes(secret)) continue;
-    result = token ? result.replace(token, KEY_PLACEHOLDER) : result.split(secret).join(KEY_PLACEHOLDER);
-  }
-  return result;
 }
 
 function escapeRegExp(text: string): string {

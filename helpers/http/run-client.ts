@@ -1,6 +1,8 @@
 import { PetstoreClient } from './client.js';
 import { runConfig } from '../run-config.js';
-import { ReplaySource, unmatchedPathFor } from '../../cli/verify-replay.js';
+import { proxyPassword } from './proxy.js';
+import { Redactor } from './redact.js';
+import { ReplaySource, unmatchedPathFor } from './replay.js';
 
 let client: PetstoreClient | undefined;
 
@@ -11,6 +13,8 @@ let client: PetstoreClient | undefined;
 export function theClient(): PetstoreClient {
   if (!client) {
     const config = runConfig();
+    // The run's secrets, as the CLI's side of the run redacts them: its key and its proxy's password.
+    const redactor = new Redactor([config.apiKey, proxyPassword(config.proxy)]);
     client = new PetstoreClient({
       baseUrl: config.baseUrl,
       apiKey: config.apiKey,
@@ -24,7 +28,8 @@ export function theClient(): PetstoreClient {
       caFile: config.caFile,
       proxy: config.proxy,
       cancelMarkerPath: config.cancelMarkerPath,
-      ...(config.replayHarPath ? { replay: new ReplaySource(config.replayHarPath, config.startedAtMs, unmatchedPathFor(config.exchangeLogPath)) } : {}),
+      redactor,
+      ...(config.replayHarPath ? { replay: new ReplaySource(config.replayHarPath, config.startedAtMs, unmatchedPathFor(config.exchangeLogPath), redactor) } : {}),
     });
   }
   return client;

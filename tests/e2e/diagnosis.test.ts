@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { diagnoseEarlyAnswers } from '../../cli/preflight.js';
+import { diagnoseEarlyAnswers } from '../../helpers/http/diagnosis.js';
 import type { AuthMode, Exchange } from '../../helpers/http/exchange.js';
 import { startReferenceServer } from '../../server/reference-server.js';
 import { runCli } from '../support/cli.js';

@@ -15,13 +15,18 @@ import { RuleViolation, type Counterexample } from '../../helpers/judge/outcome.
 import { petFieldDifferences } from '../../helpers/fixtures/pet-fields.js';
 import { validateSchema } from '../../helpers/judge/schema.js';
 import { DEFAULT_OPTIONS } from '../../cli/resolve-options.js';
-import { fuzzForViolation, generatedValues } from '../../helpers/fuzz/property.js';
+import { generatedValues, sendGenerated, shrinkFirstFailure, type FuzzBudget } from '../../helpers/fuzz/property.js';
 import type { Report } from '../../cli/report.js';
 import { DEFECTS, type DefectId } from '../../server/defects.js';
 import { createReferenceApp } from '../../server/reference-server.js';
 import { ruleIds } from '../support/cli.js';
 import { certifyInProcess, runInProcess } from '../support/in-process.js';
 import { withChildSlot } from '../support/harness.js';
+
+/** The runs sent together, then the first failure shrunk, as the fuzzing checks compose the two. */
+async function fuzzForViolation<T>(arbitrary: fc.Arbitrary<T>, budget: FuzzBudget, probe: (value: T) => Promise<void>) {
+  return shrinkFirstFailure(await sendGenerated(arbitrary, budget, probe), probe);
+}
 
 const PREFIX = 'conformance-test-fuzz-';
 const KEY = 'fuzz-test-key-7d1e';

@@ -62,6 +62,14 @@ describe('judgeRun', () => {
     ['a failure the baseline lists', { rules: [rule('LIST-01', 'MUST', 'failed')], baseline: baseline('LIST-01') }, 'not-certified', 0],
     ['a failure the baseline does not list', { rules: [rule('LIST-01', 'MUST', 'failed')], baseline: baseline('LIST-05') }, 'not-certified', 1],
     ['a check of ours broke, with a baseline', { rules: [rule('LIST-01', 'MUST', 'failed'), rule('LIST-02', 'MUST', 'suite-error')], baseline: baseline('LIST-01') }, 'not-certified', 4],
+    ['--require-complete, every MUST rule judged', { requireComplete: true }, 'certified', 0],
+    ['--require-complete, a MUST rule skipped', { requireComplete: true, rules: [...passing, rule('LIST-02', 'MUST', 'skipped')] }, 'incomplete', 6],
+    ['--require-complete, only a SHOULD rule skipped', { requireComplete: true, rules: [...passing, rule('LIST-06', 'SHOULD', 'skipped')] }, 'certified', 0],
+    ['--require-complete, a MUST rule failed beside a skipped one', { requireComplete: true, rules: [rule('LIST-01', 'MUST', 'failed'), rule('LIST-02', 'MUST', 'skipped')] }, 'not-certified', 1],
+    ['--require-complete, a listed failure beside a skipped MUST rule', { requireComplete: true, rules: [rule('LIST-01', 'MUST', 'failed'), rule('LIST-02', 'MUST', 'skipped')], baseline: baseline('LIST-01') }, 'not-certified', 6],
+    ['--require-complete, a stale baseline beside a skipped MUST rule', { requireComplete: true, rules: [...passing, rule('LIST-02', 'MUST', 'skipped')], baseline: baseline('LIST-01') }, 'incomplete', 6],
+    ['--require-complete, the run cancelled', { requireComplete: true, cancelledBy: 'SIGTERM' }, 'incomplete', 143],
+    ['--require-complete, a check of ours broke', { requireComplete: true, rules: [...passing, rule('LIST-02', 'SHOULD', 'suite-error')] }, 'incomplete', 4],
   ])('%s: %s, exit %d', (_case, findings, verdict, exitCode) => {
     expect(judgeRun(run(findings))).toMatchObject({ verdict, exitCode });
   });

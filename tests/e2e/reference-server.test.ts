@@ -1,5 +1,7 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { createInterface } from 'node:readline';
 import { parse as parseYaml } from 'yaml';
 import { jsonEquals, parseJson, stringifyJson, type Json } from '../../helpers/json.js';
 import { packagePath } from '../../helpers/package-root.js';
@@ -522,4 +524,30 @@ describe('the defect and variant catalogs', () => {
       await server.close();
     }
   });
+});
+
+// The README sends a reader to `npm run serve` to try a client or the suite by hand: what it prints is all
+// they get, so it must carry the address and the key that work.
+describe('npm run serve', () => {
+  it('is the server\'s command line, which prints the address, the default key and the command that certifies it', async () => {
+    const scripts = (JSON.parse(readFileSync(packagePath('package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
+    expect(scripts.serve).toBe('node dist/server/main.js');
+    const child = spawn(process.execPath, [packagePath('dist', 'server', 'main.js')], { stdio: ['ignore', 'pipe', 'inherit'] });
+    try {
+      const lines: string[] = [];
+      for await (const line of createInterface({ input: child.stdout })) if (lines.push(line) === 3) break;
+      const url = /^Reference Pet Store listening on (http:\/\/127\.0\.0\.1:\d+\/v1)$/.exec(lines[0] ?? '')?.[1];
+      expect(url, lines.join('\n')).toBeDefined();
+      expect(lines.slice(1)).toEqual([
+        'API key: reference-key (sent as "Authorization: Bearer reference-key")',
+        `Certify it: PETSTORE_API_KEY=reference-key npx petstore-conformance --base-url ${url}`,
+      ]);
+      const answer = await fetch(`${url}/pets?limit=1`, { headers: { authorization: 'Bearer reference-key' } });
+      expect(answer.status).toBe(200);
+    } finally {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      expect(await exited).toBe(0);
+    }
+  }, 30_000);
 });

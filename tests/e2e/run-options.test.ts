@@ -6,7 +6,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DEFAULT_OPTIONS, resolveRunOptions, UsageError as ResolverUsageError } from '../../cli/resolve-options.js';
-import { runConformance, UsageError, type ConformanceOptions } from '../../index.js';
+import { runConformance, startReferenceServer, UsageError, type ConformanceOptions } from '../../index.js';
+import { runCli } from '../support/cli.js';
+import { withChildSlot } from '../support/harness.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'petstore-run-options-'));
 const aFile = join(scratch, 'a-file');
@@ -56,6 +58,7 @@ const REFUSED: Array<[string, ConformanceOptions, RegExp]> = [
   ['a response cap under 1 KiB', { maxResponseBytes: 10 }, integerRange('--max-response-bytes', '10', '1024 to 1073741824')],
   ['a read lag past ten minutes', { readLagMs: 600_001 }, integerRange('--read-lag', '600001', '0 to 600000')],
   ['a flag that is not a boolean', { strict: 'yes' as never }, /^strict must be true or false, not "yes"$/],
+  ['a requireComplete that is not a boolean', { requireComplete: 'true' as never }, /^requireComplete must be true or false, not "true"$/],
 ];
 
 describe('runConformance refuses what the CLI refuses', () => {
@@ -83,4 +86,36 @@ describe('resolveRunOptions', () => {
     const resolved = resolveRunOptions(given, { PETSTORE_API_KEY: 'key-from-the-environment' });
     expect(resolved).toMatchObject({ apiKey: target.apiKey, concurrency: 1, maxRequests: null, maxDurationMs: 1_500, seed: 7, strict: true, reporters: ['json'] });
   });
+});
+
+// A CI gate reads the exit code: an --only run, or one whose budget ran out, must not pass it unnoticed.
+describe('--require-complete', () => {
+  const only = ['store'];
+
+  it('fails an incomplete run with exit 6, neither 0 nor the usage code 2, and says why', async () => {
+    const server = await startReferenceServer({ apiKeys: ['require-complete-key-3b71'] });
+    try {
+      const run = await withChildSlot(() => runCli(['--base-url', server.url, '--only', only.join(','), '--require-complete'], { env: { PETSTORE_API_KEY: server.apiKey } }));
+      expect(run.code, run.stderr).toBe(6);
+      expect(run.report).toMatchObject({ verdict: 'incomplete', exitCode: 6, options: { requireComplete: true } });
+      expect(run.stdout).toMatch(/--require-complete: \d+ MUST rule\(s\) were not judged, so the run fails \(exit 6\)/);
+      const without = await withChildSlot(() => runCli(['--base-url', server.url, '--only', only.join(',')], { env: { PETSTORE_API_KEY: server.apiKey } }));
+      expect({ code: without.code, verdict: without.report?.verdict }).toEqual({ code: 0, verdict: 'incomplete' });
+    } finally {
+      await server.close();
+    }
+  }, 300_000);
+
+  it('gives the programmatic API the same rule: report.exitCode is 6 for it, 0 without it', async () => {
+    const server = await startReferenceServer({ apiKeys: ['require-complete-key-3b71'] });
+    try {
+      const options = { baseUrl: server.url, apiKey: server.apiKey, only };
+      const gated = await runConformance({ ...options, requireComplete: true, reportDir: join(scratch, 'require-complete') });
+      expect({ verdict: gated.verdict, exitCode: gated.exitCode }).toEqual({ verdict: 'incomplete', exitCode: 6 });
+      const ungated = await runConformance({ ...options, reportDir: join(scratch, 'without-require-complete') });
+      expect({ verdict: ungated.verdict, exitCode: ungated.exitCode }).toEqual({ verdict: 'incomplete', exitCode: 0 });
+    } finally {
+      await server.close();
+    }
+  }, 300_000);
 });

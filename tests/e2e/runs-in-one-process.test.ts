@@ -1,11 +1,20 @@
 // A program that certifies several targets (the mutation harness, a loop over runConformance) keeps one
 // suite engine between runs: no run may judge by what an earlier run, or one beside it, left behind.
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Report } from '../../cli/report.js';
+import { resolveRunOptions } from '../../cli/resolve-options.js';
+import { certify as certifyRun } from '../../cli/run.js';
+import { proxyRouteFor } from '../../helpers/http/proxy.js';
+import { KEY_PLACEHOLDER } from '../../helpers/http/redact.js';
+import { AREA_ORDER } from '../../helpers/spec/facts.js';
+import { startReferenceServer } from '../../server/reference-server.js';
 import { defectById, type DefectId } from '../../server/defects.js';
 import { certify } from '../support/cli.js';
 import { withChildSlot } from '../support/harness.js';
-import { certifyInProcess } from '../support/in-process.js';
+import { certifyInProcess, runInProcess } from '../support/in-process.js';
 
 const CONFORMING = { rateLimit: { limit: 300, windowMs: 60_000 } };
 // A listing defect: the fixtures, caches and 429 probe of the run before it all bear on what it sees.
@@ -54,3 +63,55 @@ describe('certifications in one process', () => {
     expect(failed(defective.report)).toEqual(DEFECT.rules);
   }, 5 * 60_000);
 });
+
+describe('redaction in one process', () => {
+  // A key that is also a word of every report: the status a pet may have, and the catalog names.
+  const WORD_KEY = 'available';
+  const OTHER_KEY = 'test-key-4f9a1c';
+  const STATUSES = 'for each of available, pending and sold';
+
+  it('a run redacts its own key and nothing of another run\'s: after a run with the key "available", the next report.json still holds the status available', async () => {
+    const server = await startReferenceServer({ apiKeys: [WORD_KEY, OTHER_KEY] });
+    try {
+      const args = ['--base-url', server.url, '--only', 'LIST-01'];
+      const [first, second] = await withChildSlot(async () => [
+        await runInProcess(args, WORD_KEY, { timeoutMs: RUN_TIMEOUT_MS }),
+        await runInProcess(args, OTHER_KEY, { timeoutMs: RUN_TIMEOUT_MS }),
+      ]);
+      const reportText = (dir: string) => readFileSync(join(dir, 'report.json'), 'utf8');
+      expect(first!.code, first!.stderr).toBe(0);
+      expect(reportText(first!.reportDir)).toContain(STATUSES.replace(WORD_KEY, KEY_PLACEHOLDER));
+      expect(second!.code, second!.stderr).toBe(0);
+      expect(reportText(second!.reportDir)).toContain(STATUSES);
+      expect(second!.stdout).not.toContain(KEY_PLACEHOLDER);
+    } finally {
+      await server.close();
+    }
+  }, RUN_TIMEOUT_MS);
+
+  it('60 runs leave what a run redacts, and so its cost, as it was for the first', async (ctx) => {
+    const server = await startReferenceServer({ apiKeys: Array.from({ length: 60 }, (_, i) => keyOf(i)) });
+    const reportDir = mkdtempSync(join(tmpdir(), 'petstore-runs-'));
+    // A proxy of this process's environment would carry loopback traffic; these runs are about redaction.
+    if (proxyRouteFor(server.url)) ctx.skip();
+    try {
+      // Every area deselected: the whole run (options, reports, manifest) but no suite, so 60 of them are cheap.
+      const runs = [];
+      for (let i = 0; i < 60; i++) {
+        runs.push(await certifyRun(resolveRunOptions({ baseUrl: server.url, apiKey: keyOf(i), skip: [...AREA_ORDER], reportDir }, {})));
+      }
+      const [first, last] = [runs[0]!, runs.at(-1)!];
+      expect(runs.map((run) => run.redactor.formCount)).toEqual(runs.map(() => first.redactor.formCount));
+      expect(last.redactor.redact(`${keyOf(0)} ${keyOf(59)}`)).toBe(`${keyOf(0)} ${KEY_PLACEHOLDER}`);
+      expect(readFileSync(join(reportDir, 'manifest.json'), 'utf8')).not.toContain(keyOf(59));
+    } finally {
+      await server.close();
+      rmSync(reportDir, { recursive: true, force: true });
+    }
+  }, RUN_TIMEOUT_MS);
+});
+
+/** A distinct key per run, long enough to be redacted wherever it occurs. */
+function keyOf(run: number): string {
+  return `run-key-${String(run).padStart(2, '0')}-7c2e9a`;
+}

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Har } from 'har-format';
@@ -16,10 +16,13 @@ import { withChildSlot } from '../support/harness.js';
 // A run may first wait for one of the machine's child slots, held by other test files.
 const SLOT_WAIT_MS = 6 * 60_000;
 
+// A folder verify refuses is refused before anything is re-judged: in a few seconds, never as a hang.
+const REFUSAL_TIMEOUT_MS = 10_000;
+
 /** `petstore-conformance verify <dir>` as a reader runs it: a child process with no key and no target. */
-function verify(dir: string): Promise<{ code: number; stdout: string; stderr: string }> {
+function verify(dir: string, timeoutMs = 120_000): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    execFile(process.execPath, [packagePath('dist', 'cli', 'main.js'), 'verify', dir], { env: { PATH: process.env.PATH ?? '' }, timeout: 120_000, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
+    execFile(process.execPath, [packagePath('dist', 'cli', 'main.js'), 'verify', dir], { env: { PATH: process.env.PATH ?? '' }, timeout: timeoutMs, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
       if (error && typeof error.code !== 'number') return reject(error);
       resolve({ code: error ? (error.code as number) : 0, stdout, stderr });
     });
@@ -141,6 +144,47 @@ describe('a report folder of a run against a server that answers creates with 20
     expect(upgraded.stdout).toMatch(/^ {2}CREATE-01: report\.json says passed, the recorded exchanges give failed \(.+\)\nverified: 6 files match manifest\.json; re-judged offline with petstore-conformance \S+ \(the run used 0\.0\.1\): 1 rule\(s\) changed, verdict not-certified \(recorded not-certified\)\n$/);
   }, 120_000);
 
+  it('verify refuses recorded options the CLI would refuse, with their hashes made consistent: exit 2, one line, no hang', async () => {
+    const dir = copyOf(run.reportDir);
+    const report = readJson<Report>(join(dir, 'report.json'));
+    // A concurrency of 0 would leave every replayed request waiting for a slot that never frees.
+    forge(dir, 'report.json', stringifyJson({ ...report, options: { ...report.options, concurrency: 0 } }, 2));
+    const refused = await verify(dir, REFUSAL_TIMEOUT_MS);
+    expect(refused.code).toBe(2);
+    expect(refused.stdout).toBe('');
+    expect(refused.stderr).toBe("petstore-conformance: report.json records options this suite refuses: option '--concurrency <n>' argument '0' is invalid. --concurrency must be an integer from 1 to 64.\n");
+  }, 30_000);
+
+  it('verify refuses a manifest entry that leaves the folder, and reads nothing outside it', async () => {
+    const dir = copyOf(run.reportDir);
+    const manifest = readJson<Manifest>(join(dir, 'manifest.json'));
+    const outside = '../../../../etc/hostname';
+    manifest.files.push({ file: outside, sha256: sha256Of(join(dir, outside)), bytes: 0 });
+    writeFileSync(join(dir, 'manifest.json'), stringifyJson(manifest, 2));
+    const refused = await verify(dir, REFUSAL_TIMEOUT_MS);
+    expect(refused.code).toBe(2);
+    expect(refused.stdout).toBe('');
+    expect(refused.stderr).toBe(`petstore-conformance: "${outside}" is not a file name of the report folder: a report folder names only files directly inside it\n`);
+  }, 30_000);
+
+  it('verify refuses a report file that is a symlink (to /dev/zero), without reading it', async () => {
+    const dir = copyOf(run.reportDir);
+    rmSync(join(dir, 'exchanges.har'));
+    symlinkSync('/dev/zero', join(dir, 'exchanges.har'));
+    const refused = await verify(dir, REFUSAL_TIMEOUT_MS);
+    expect(refused.code).toBe(2);
+    expect(refused.stdout).toBe('');
+    expect(refused.stderr).toBe('petstore-conformance: exchanges.har is a symbolic link: a report folder holds the files a run wrote, and verify reads no other\n');
+  }, 30_000);
+
+  it('verify refuses a report.json that matches its hash but is no report of a run', async () => {
+    const dir = copyOf(run.reportDir);
+    forge(dir, 'report.json', stringifyJson({ ...readJson<Report>(join(dir, 'report.json')), rules: 'all passed' }, 2));
+    const refused = await verify(dir, REFUSAL_TIMEOUT_MS);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toBe('petstore-conformance: report.json is not a report of a run: "rules" is not a list of rules with their status\n');
+  }, 30_000);
+
   it('verify refuses a recorded response altered without its hash updated, naming the file', async () => {
     const dir = copyOf(run.reportDir);
     writeFileSync(join(dir, 'exchanges.har'), readFileSync(join(dir, 'exchanges.har'), 'utf8').replace('"status": 200', '"status": 201'));
@@ -151,6 +195,14 @@ describe('a report folder of a run against a server that answers creates with 20
 });
 
 describe('verify, used wrongly', () => {
+  it('a folder that does not exist is a usage error (exit 2) that says so', async () => {
+    const missing = join(tmpdir(), 'petstore-no-such-folder-3f1c');
+    const result = await verify(missing, REFUSAL_TIMEOUT_MS);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe(`petstore-conformance: ${missing}: no such folder; give the folder a run wrote its reports to (--report-dir)\n`);
+  });
+
+
   it('a folder without manifest.json is a usage error (exit 2) that says what to give', async () => {
     const empty = mkdtempSync(join(tmpdir(), 'petstore-empty-'));
     const result = await verify(empty);

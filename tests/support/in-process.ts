@@ -5,12 +5,13 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseArguments } from '../../cli/options.js';
+import { parseArguments, possibleKeys } from '../../cli/options.js';
 import { failedInvocation } from '../../cli/failure.js';
 import { resolveRunOptions } from '../../cli/resolve-options.js';
 import { certify as certifyRun } from '../../cli/run.js';
 import { TOOL } from '../../cli/tool.js';
 import { proxyRouteFor } from '../../helpers/http/proxy.js';
+import { Redactor } from '../../helpers/http/redact.js';
 import { startReferenceServer, type ReferenceServerOptions, type RunningReferenceServer } from '../../server/reference-server.js';
 import { reportIn, runCli, type CliRun } from './cli.js';
 
@@ -35,7 +36,7 @@ export async function runInProcess(args: readonly string[], apiKey: string, opti
   const reportDir = mkdtempSync(join(tmpdir(), 'petstore-run-'));
   const output: string[] = [];
   const ended = (error: unknown): CliRun => {
-    const failure = failedInvocation(error, false);
+    const failure = failedInvocation(error, false, new Redactor(possibleKeys(args, { PETSTORE_API_KEY: apiKey })));
     return { code: failure.exitCode, stdout: output.join(''), stderr: failure.stderr, reportDir, report: reportIn(reportDir) };
   };
   let parsed: ReturnType<typeof parseArguments>;

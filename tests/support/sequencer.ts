@@ -4,7 +4,7 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
  * The end-to-end files that take longest, half a minute or more each, most of it waiting on rate-limit
  * windows and harness slots rather than the CPU.
  */
-const LONGEST_FILES = ['tests/e2e/ratelimit.test.ts', 'tests/e2e/runs-in-one-process.test.ts', 'tests/e2e/fuzzing.test.ts', 'tests/e2e/shared-key.test.ts'];
+const LONGEST_FILES = ['tests/e2e/ratelimit.test.ts', 'tests/e2e/runs-in-one-process.test.ts', 'tests/e2e/fuzzing.test.ts', 'tests/e2e/shared-key.test.ts', 'tests/e2e/action.test.ts'];
 
 /**
  * vitest starts the longest files first when its results cache holds their durations from an earlier run.

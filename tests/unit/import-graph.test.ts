@@ -48,6 +48,11 @@ function firstCycle(graph: ReadonlyMap<string, readonly string[]>): string[] | u
   return undefined;
 }
 
+/** Every import from a module under `from` of a module under `to`, as "importer → imported". */
+function importsAcross(graph: ReadonlyMap<string, readonly string[]>, from: string, to: string): string[] {
+  return [...graph].filter(([file]) => file.startsWith(from)).flatMap(([file, imported]) => imported.filter((target) => target.startsWith(to)).map((target) => `${file} → ${target}`));
+}
+
 function projectModules(): string[] {
   const inFolders = FOLDERS.flatMap((folder) => readdirSync(join(ROOT, folder), { recursive: true, encoding: 'utf8' })
     .filter((file) => file.endsWith('.ts'))
@@ -61,6 +66,22 @@ describe('the import graph', () => {
     expect(graph.get('index.ts'), 'the graph reads the project\'s own imports').toContain('cli/run.ts');
     const cycle = firstCycle(graph);
     expect(cycle && cycle.join(' → '), 'an import circle').toBeUndefined();
+  });
+
+  it('has nothing under helpers/ import from cli/: the checks\' tools know nothing of the command line', () => {
+    const graph = importGraph(projectModules(), (file) => readFileSync(join(ROOT, file), 'utf8'));
+    expect(graph.get('helpers/http/run-client.ts'), 'the graph reads helpers/ imports').toContain('helpers/http/client.ts');
+    expect(importsAcross(graph, 'helpers/', 'cli/')).toEqual([]);
+  });
+
+  it('names an import from helpers/ into cli/, dynamic and type-only ones included', () => {
+    const files: Record<string, string> = {
+      'helpers/a.ts': "import type { B } from '../cli/b.js';",
+      'helpers/http/c.ts': "const d = await import('../../cli/d.js');",
+      'cli/b.ts': "import { a } from '../helpers/a.js';",
+      'cli/d.ts': '',
+    };
+    expect(importsAcross(importGraph(Object.keys(files), (file) => files[file]!), 'helpers/', 'cli/')).toEqual(['helpers/a.ts → cli/b.ts', 'helpers/http/c.ts → cli/d.ts']);
   });
 
   it('finds a circle of three modules, type-only imports and .js specifiers included', () => {

@@ -1,8 +1,8 @@
 import { appendFileSync, readFileSync } from 'node:fs';
 import type { Entry, Har } from 'har-format';
-import type { RecordedRequest, RecordedResponse } from '../helpers/http/exchange.js';
-import { parseJson } from '../helpers/json.js';
-import { redact } from '../helpers/http/redact.js';
+import type { RecordedRequest, RecordedResponse } from './exchange.js';
+import { parseJson } from '../json.js';
+import type { Redactor } from './redact.js';
 
 /** One recorded answer, as the client hands it back in place of the target's. */
 export interface RecordedAnswer {
@@ -25,30 +25,30 @@ export function unmatchedPathFor(exchangeLogPath: string): string {
  * answered by the first unused recorded exchange with the same method, URL, body and Authorization (its
  * printable form names the credential mode); identical requests, such as the 429 probe's GETs, are used up
  * in recorded order. Nothing is ever sent. Both sides are compared redacted, as the recording was written.
+ * It keeps the run's clock too: the client, the pacer and the checks read the time from it.
  */
 export class ReplaySource {
   private readonly waiting = new Map<string, Array<{ entry: Entry; answer: RecordedAnswer }>>();
   private clockMs: number;
 
-  constructor(harPath: string, startedAtMs: number, private readonly unmatchedPath: string) {
+  constructor(harPath: string, startedAtMs: number, private readonly unmatchedPath: string, private readonly redactor: Redactor) {
     const har = parseJson(readFileSync(harPath, 'utf8')) as unknown as Har;
     const entries = [...har.log.entries].sort((a, b) => seqOf(a) - seqOf(b));
     for (const entry of entries) {
-      const key = keyOf({ method: entry.request.method, url: entry.request.url, body: entry.request.postData?.text, authorization: headerOf(entry.request.headers, 'authorization') });
+      const key = this.keyOf({ method: entry.request.method, url: entry.request.url, body: entry.request.postData?.text, authorization: headerOf(entry.request.headers, 'authorization') });
       const queue = this.waiting.get(key) ?? [];
       queue.push({ entry, answer: answerOf(entry) });
       this.waiting.set(key, queue);
     }
     this.clockMs = startedAtMs;
-    this.installClock();
   }
 
   /** The recorded answer to this request, or undefined (noted for the verifier) when the recording holds none. */
   answer(request: RecordedRequest): RecordedAnswer | undefined {
-    const key = keyOf({ method: request.method, url: request.url, body: request.body, authorization: request.headers.authorization });
+    const key = this.keyOf({ method: request.method, url: request.url, body: request.body, authorization: request.headers.authorization });
     const next = this.waiting.get(key)?.shift();
     if (!next) {
-      appendFileSync(this.unmatchedPath, `${redact(JSON.stringify({ method: request.method, url: request.url, body: request.body?.slice(0, 200), authorization: request.headers.authorization }))}\n`);
+      appendFileSync(this.unmatchedPath, `${this.redactor.redact(JSON.stringify({ method: request.method, url: request.url, body: request.body?.slice(0, 200), authorization: request.headers.authorization }))}\n`);
       return undefined;
     }
     // The run's clock moves as the recorded one did: the answer arrives when it arrived then.
@@ -63,16 +63,16 @@ export class ReplaySource {
   }
 
   /**
-   * The checks read Date.now() to judge rate-limit windows and read lag; on replay they must see the
-   * recorded run's time, or a Reset long past would change what they send. Only the suites' worker runs this.
+   * The run's time on replay: the checks judge rate-limit windows and read lag by it, and must see the
+   * recorded run's time, or a Reset long past would change what they send. The process's clock is left alone.
    */
-  private installClock(): void {
-    Date.now = () => this.clockMs;
+  now(): number {
+    return this.clockMs;
   }
-}
 
-function keyOf(request: { method: string; url: string; body?: string; authorization?: string }): string {
-  return JSON.stringify([request.method, redact(request.url), redact(request.body ?? ''), request.authorization ?? '']);
+  private keyOf(request: { method: string; url: string; body?: string; authorization?: string }): string {
+    return JSON.stringify([request.method, this.redactor.redact(request.url), this.redactor.redact(request.body ?? ''), request.authorization ?? '']);
+  }
 }
 
 function headerOf(headers: ReadonlyArray<{ name: string; value: string }>, name: string): string | undefined {
