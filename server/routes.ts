@@ -152,6 +152,8 @@ function pageSize(limit: number, limitGiven: boolean, status: string | undefined
 function selectPets(ctx: Context, size: number, status: string | undefined): readonly StoredPet[] {
   let pets = ctx.store.all();
   if (ctx.variant('newest-first') || ctx.has('list-page-capped-at-50')) pets = [...pets].reverse();
+  // A default scope (Rails) or manager (Django) that keeps only rows whose enum column holds a known value.
+  if (ctx.has('list-scope-drops-null-status')) pets = pets.filter((pet) => typeof pet.status === 'string');
   if (ctx.variant('shuffled')) pets = shuffled(pets);
   // SELECT … FROM (SELECT … LIMIT n) WHERE status = ?: the page is cut before it is filtered.
   if (ctx.has('list-filter-after-limit')) pets = cut(pets, size);
@@ -196,6 +198,10 @@ function createPet(ctx: Context): Handler {
     const text = typeof request.body === 'string' ? request.body : undefined;
     const result = readNewPet(text, ctx);
     if (!result.ok) {
+      // Express: an empty body reaches the handler as {} and a hand-written check answers res.status(400).send('Bad Request').
+      if (result.status === 400 && (text ?? '').trim() === '' && ctx.has('create-empty-body-text-400')) {
+        return reply.code(400).header('content-type', 'text/html; charset=utf-8').send('Bad Request');
+      }
       if (result.status === 400) {
         const framework = frameworkRejection(text ?? '', result, ctx, request.url);
         if (framework) return framework(reply);
@@ -422,6 +428,8 @@ export function sendUnauthorized(reply: FastifyReply, ctx: Context): FastifyRepl
   if (!ctx.has('auth-no-challenge')) reply.header('www-authenticate', challenge(presented, ctx));
   if (ctx.has('auth-403')) return sendError(reply, ctx, 403, 'forbidden', 'a valid API key is required');
   if (ctx.has('auth-401-empty-body')) return sendEmpty(reply, 401);
+  // A gateway's response template for 401 that keeps the upstream's JSON body but sets its own Content-Type.
+  if (ctx.has('auth-401-gateway-text-plain')) return sendJson(reply, ctx, 401, { ...UNAUTHORIZED, status: 401 }, 'text/plain');
   if (ctx.variant('auth-error-extra-members')) {
     return sendJson(reply, ctx, 401, { ...UNAUTHORIZED, status: 401, details: [{ location: 'header', field: 'Authorization' }], traceId: '4bf92f3577b34da6a3ce929d0e0e4736' });
   }

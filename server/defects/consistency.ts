@@ -97,4 +97,10 @@ export const CONSISTENCY_DEFECTS = [
     description: 'allocates ids as SELECT MAX(id) + 1, awaits a category lookup, then inserts, with no lock and no unique constraint: writes in flight together take the same id',
     rules: ['CREATE-04', 'CONS-08', 'CREATE-05', 'FETCH-01'],
   },
+  {
+    id: 'list-scope-drops-null-status',
+    area: 'consistency',
+    description: 'lists only pets whose status column holds a known value (a Rails default_scope or Django manager on the enum), so a pet created without status is never listed',
+    rules: ['CONS-06', 'LIST-04'],
+  },
 ] as const satisfies readonly DefectSpec[];

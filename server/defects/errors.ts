@@ -102,4 +102,26 @@ export const ERRORS_DEFECTS = [
     description: 'answers GET /store/orders without a valid key with nginx\'s own 401 page: auth_request on the /store/ location, in front of the API',
     rules: ['AUTH-01', 'AUTH-02', 'AUTH-03', 'AUTH-04', 'AUTH-05', 'ERR-01', 'ERR-02', 'AUTH-08'],
   },
+  {
+    id: 'fetch-route-regex-default-404',
+    area: 'errors',
+    description: 'routes /pets/:petId(\\d+) in Express, so a petId that is not digits matches no route and gets finalhandler\'s "Cannot GET" page (404, text/html)',
+    // A 4xx is all FETCH-03 asks, and AUTH-07 allows a 404 from a router that matches integer ids only; the
+    // unknown pet -1 is not digits either, so FETCH-02 gets the page instead of an Error.
+    rules: ['FETCH-02', 'ERR-01', 'ERR-02'],
+  },
+  {
+    id: 'auth-401-gateway-text-plain',
+    area: 'errors',
+    description: 'sends every 401 as text/plain though its body is the Error: an API gateway\'s response template for unauthorized requests sets its own Content-Type',
+    rules: ['ERR-01'],
+  },
+  {
+    id: 'create-empty-body-text-400',
+    area: 'errors',
+    description: 'refuses an empty createPet body with res.status(400).send(\'Bad Request\'): Express types the string text/html, and there is no Error body',
+    rules: ['CREATE-13', 'ERR-01', 'ERR-02'],
+    // A malformed body cut short to nothing, when the seed draws one.
+    byChance: ['FUZZ-01'],
+  },
 ] as const satisfies readonly DefectSpec[];
