@@ -186,6 +186,8 @@ function listItem(pet: StoredPet, ctx: Context): Record<string, unknown> {
   const body = petBody(pet, ctx);
   if (ctx.has('list-categoryid-string')) body.categoryId = String(pet.categoryId);
   if (ctx.has('list-categoryid-float64') && pet.categoryId !== null) body.categoryId = Number(pet.categoryId);
+  // Go: the list DTO's Status is a plain string without omitempty, so a pet without status is listed with "".
+  if (ctx.has('list-status-go-zero-value') && body.status === undefined) body.status = '';
   // Items read from a search index whose analyser lower-cases every text field.
   if (ctx.has('list-search-index-lowercase') && typeof body.name === 'string') body.name = body.name.toLowerCase();
   return body;

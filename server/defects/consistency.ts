@@ -103,4 +103,10 @@ export const CONSISTENCY_DEFECTS = [
     description: 'lists only pets whose status column holds a known value (a Rails default_scope or Django manager on the enum), so a pet created without status is never listed',
     rules: ['CONS-06', 'LIST-04'],
   },
+  {
+    id: 'list-status-go-zero-value',
+    area: 'consistency',
+    description: 'lists a pet without status with "status": "" (a Go list DTO whose Status string lacks omitempty), while GET /pets/{petId}, using a *string, leaves it out',
+    rules: ['CONS-01'],
+  },
 ] as const satisfies readonly DefectSpec[];
