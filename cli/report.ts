@@ -1,5 +1,6 @@
 import type { Area, Level, Rule } from '../helpers/spec/catalog.js';
-import { OUTCOMES, type Evidence, type ExchangeEvidence, type Outcome, type RuleMeta } from '../helpers/judge/outcome.js';
+import type { Evidence, ExchangeEvidence, Outcome, RuleMeta } from '../helpers/judge/outcome.js';
+import { noOutcomes, outranks } from '../helpers/judge/outcome-meaning.js';
 import type { Diagnosis } from '../helpers/http/diagnosis.js';
 import type { CheckResult } from './collector.js';
 
@@ -57,17 +58,14 @@ export interface Report {
   created: { count: number; ids: string[]; reused?: string[] };
   /** Why the run stopped before judging, when verdict is not-judged. */
   diagnosis?: Diagnosis & { exchange?: ExchangeEvidence };
-  /** Rate-limit waits the run sat through, as announced. */
-  rateLimitWaits?: { count: number; totalMs: number };
+  /** Every rate-limit wait the run sat through, announced or too short to be, with why. */
+  rateLimitWaits?: { count: number; totalMs: number; reasons?: Array<{ reason: string; count: number; totalMs: number }> };
   /** The suite itself broke: a file that did not load, an unhandled error. */
   suiteErrors: string[];
   /** How the run stands against --baseline, when one was given. */
   baseline?: BaselineJudgement;
   rules: RuleResult[];
 }
-
-// A check of our own that broke outweighs the rest: the run must say so, whatever the other checks found.
-const OUTCOME_WEIGHT: Record<Outcome, number> = { skipped: 0, passed: 1, errored: 2, failed: 3, 'suite-error': 4 };
 
 /**
  * One result per catalog rule: a rule checked by several tests takes its worst outcome. A rule no check
@@ -77,7 +75,7 @@ export function ruleResults(rules: readonly Rule[], results: readonly CheckResul
   return rules.map((rule) => {
     const mine = results.filter((result) => result.meta.ruleId === rule.id);
     const metas = mine.map((result) => result.meta);
-    const worst = metas.reduce<RuleMeta | undefined>((a, b) => (!a || OUTCOME_WEIGHT[b.outcome] > OUTCOME_WEIGHT[a.outcome] ? b : a), undefined);
+    const worst = metas.reduce<RuleMeta | undefined>((a, b) => (!a || outranks(b.outcome, a.outcome) ? b : a), undefined);
     return {
       id: rule.id,
       level: rule.level,
@@ -98,8 +96,7 @@ export function ruleResults(rules: readonly Rule[], results: readonly CheckResul
 }
 
 export function countsOf(rules: readonly RuleResult[]): Record<Level, Record<Outcome, number>> {
-  const empty = (): Record<Outcome, number> => ({ passed: 0, failed: 0, skipped: 0, errored: 0, 'suite-error': 0 });
-  const counts: Record<Level, Record<Outcome, number>> = { MUST: empty(), SHOULD: empty(), INFO: empty() };
+  const counts: Record<Level, Record<Outcome, number>> = { MUST: noOutcomes(), SHOULD: noOutcomes(), INFO: noOutcomes() };
   for (const rule of rules) counts[rule.level][rule.status] += 1;
   return counts;
 }
@@ -125,73 +122,6 @@ export function withoutUnjudged(rules: readonly RuleResult[], diagnosis: NonNull
   return rules.map((rule) => ({ ...rule, status: 'skipped', message: `not judged: the run stopped at its first answers (${diagnosis.problem})`, observations: [], evidence: [] }));
 }
 
-/** The suite's own code broke in this run: a check threw a programming error, or a suite file did not load. */
-export function suiteBroke(report: Pick<Report, 'rules' | 'suiteErrors'>): boolean {
-  return report.suiteErrors.length > 0 || report.rules.some((rule) => rule.status === 'suite-error');
-}
-
-/** The outcomes a counts table shows, in report order: suite-error only in a run where the suite broke. */
-export function countedOutcomes(report: Pick<Report, 'rules' | 'suiteErrors'>): Outcome[] {
-  return OUTCOMES.filter((outcome) => outcome !== 'suite-error' || suiteBroke(report));
-}
-
 /** What every report says when the suite broke: whose bug it is, and what to send. */
 export const SUITE_BUG_NOTICE = 'This is a bug of petstore-conformance itself, not of the target, and the run exits 4. '
   + 'Please report it to the petstore-conformance maintainers with report.json of this run (it holds each error and where it was thrown) and the command you ran.';
-
-/** Findings that share one cause: the same expected and seen, whatever request showed them. */
-export interface Cause {
-  /** The first finding of the group, as the representative. */
-  evidence: Evidence;
-  /** How many findings share it. */
-  count: number;
-}
-
-/**
- * Groups a rule's findings by cause. Fuzzing finds one wrong Error.status through a dozen bodies; its
- * findings differ in the request that showed them (the context a message starts with, the exchange it ends
- * with, the body echoed in `seen`), not in what was expected and what was seen instead: one cause.
- */
-export function causesOf(evidence: readonly Evidence[]): Cause[] {
-  const causes = new Map<string, Cause>();
-  for (const item of evidence) {
-    const key = causeKey(item);
-    const cause = causes.get(key);
-    if (cause) cause.count += 1;
-    else causes.set(key, { evidence: item, count: 1 });
-  }
-  return [...causes.values()];
-}
-
-/** "expected status 400, saw 201", from "invalid name (…): expected status 400, saw 201 (POST /v1/pets → 201); seed 7, …". */
-export function causeStatement(item: Evidence): string {
-  const stated = /expected [\s\S]*$/.exec(item.message)?.[0] ?? item.message;
-  return stated.replace(/ \([A-Z]+ \S+ → [^)]*\)/g, '').replace(/; seed \d+[\s\S]*$/, '').trim();
-}
-
-function causeKey(item: Evidence): string {
-  return `${item.expected ?? ''}\u0000${causeStatement(item)}`;
-}
-
-/** One cause behind the failures of several rules: the rules it broke, in catalog order. */
-export interface SharedCause {
-  statement: string;
-  rules: string[];
-}
-
-/**
- * Causes that several failed rules share: an Error body without `code` fails a dozen rules (every check that
- * reads an Error body), and the reader should see that it is one fix, not a dozen.
- */
-export function sharedCauses(rules: readonly RuleResult[]): SharedCause[] {
-  const byKey = new Map<string, SharedCause>();
-  for (const rule of rules.filter((candidate) => candidate.status === 'failed')) {
-    for (const { evidence } of causesOf(rule.evidence)) {
-      const key = causeKey(evidence);
-      const shared = byKey.get(key) ?? { statement: causeStatement(evidence), rules: [] };
-      if (!shared.rules.includes(rule.id)) shared.rules.push(rule.id);
-      byKey.set(key, shared);
-    }
-  }
-  return [...byKey.values()].filter((shared) => shared.rules.length > 1).sort((a, b) => b.rules.length - a.rules.length);
-}

@@ -6,7 +6,8 @@ import { parseJson } from '../helpers/json.js';
 import type { Exchange } from '../helpers/http/exchange.js';
 import { proxyPassword, proxyRouteFor } from '../helpers/http/proxy.js';
 import { isShortSecret, Redactor } from '../helpers/http/redact.js';
-import { diagnosisPathFor } from '../helpers/http/client.js';
+import { diagnosisPathFor, waitsPathFor } from '../helpers/http/client.js';
+import type { WaitTally } from '../helpers/http/pacing.js';
 import { toEvidence } from '../helpers/judge/outcome.js';
 import type { RunConfig } from '../helpers/run-config.js';
 import { Collector } from './collector.js';
@@ -123,7 +124,7 @@ export async function certify(options: RunOptions): Promise<RunResult> {
       exitCode,
       ...(cancelledBy ? { cancelled: cancelledBy } : {}),
       ...(diagnosis ? { diagnosis } : {}),
-      rateLimitWaits: log.waits,
+      rateLimitWaits: readWaits(exchangeLogPath) ?? log.waits,
       counts: countsOf(rules),
       requests: { total: exchanges.length, byArea: requestsByArea(rules) },
       created,
@@ -149,6 +150,7 @@ export async function certify(options: RunOptions): Promise<RunResult> {
     rmSync(exchangeLogPath, { force: true });
     rmSync(cancelMarkerPath, { force: true });
     rmSync(diagnosisPathFor(exchangeLogPath), { force: true });
+    rmSync(waitsPathFor(exchangeLogPath), { force: true });
     rmSync(unmatchedPathFor(exchangeLogPath), { force: true });
     await embedded?.close();
   }
@@ -166,6 +168,12 @@ function readDiagnosis(exchangeLogPath: string, exchanges: readonly Exchange[]):
   const diagnosis = parseJson(readFileSync(path, 'utf8')) as unknown as Diagnosis;
   const exchange = exchanges.find((candidate) => candidate.seq === diagnosis.seq);
   return { ...diagnosis, ...(exchange ? { exchange: toEvidence(exchange) } : {}) };
+}
+
+/** Every rate-limit wait of the run, as the client tallied it; none written means none waited. */
+function readWaits(exchangeLogPath: string): WaitTally | undefined {
+  const path = waitsPathFor(exchangeLogPath);
+  return existsSync(path) ? JSON.parse(readFileSync(path, 'utf8')) as WaitTally : undefined;
 }
 
 function readUnmatched(path: string): string[] {

@@ -1,16 +1,15 @@
 import type { CheckResult } from './collector.js';
-import { causesOf, sharedCauses, suiteBroke, SUITE_BUG_NOTICE, type Report, type RuleResult } from './report.js';
+import { SUITE_BUG_NOTICE, type Report } from './report.js';
 import { getRule } from '../helpers/spec/catalog.js';
 import type { Evidence } from '../helpers/judge/outcome.js';
+import { causesOf, countedOutcomes, isProblem, outcomeMark, sharedCauses, suiteBroke } from '../helpers/judge/outcome-meaning.js';
 import { PROGRESS_PREFIX } from '../helpers/http/client.js';
 import { EXIT } from './verdict.js';
-
-const MARK: Record<RuleResult['status'], string> = { passed: 'PASS', failed: 'FAIL', skipped: 'SKIP', errored: 'ERR ', 'suite-error': 'BUG ' };
 
 /** One progress line per finished check. */
 export function progressLine(result: CheckResult): string {
   const rule = getRule(result.meta.ruleId);
-  const mark = rule.level === 'INFO' && result.meta.outcome === 'passed' ? 'INFO' : MARK[result.meta.outcome];
+  const mark = outcomeMark(result.meta.outcome, rule.level);
   const note = result.meta.outcome === 'passed' ? result.meta.observations[0] : result.meta.evidence.length > 1 ? byCause(result.meta.evidence) : result.meta.message;
   return `  ${mark} ${rule.id.padEnd(9)} ${rule.summary}${note ? `\n         ${firstLine(note)}` : ''}`;
 }
@@ -32,7 +31,7 @@ export function summaryText(report: Report): string {
   }
   lines.push('');
   // The suite-error column only when there is one: a run without a bug of ours reads as it always has.
-  const columns = (['passed', 'failed', 'skipped', 'errored', 'suite-error'] as const).filter((outcome) => outcome !== 'suite-error' || broke);
+  const columns = countedOutcomes(report);
   lines.push(`        ${columns.map((outcome) => `  ${outcome.padStart(Math.max(6, outcome.length))}`).join('')}`);
   for (const level of ['MUST', 'SHOULD', 'INFO'] as const) {
     lines.push(`  ${level.padEnd(6)}${columns.map((outcome) => `  ${String(report.counts[level][outcome] ?? 0).padStart(Math.max(6, outcome.length))}`).join('')}`);
@@ -40,13 +39,13 @@ export function summaryText(report: Report): string {
   lines.push('');
   lines.push(`  ${report.requests.total} requests, ${createdText(report)}, ${(report.durationMs / 1000).toFixed(1)} s${waitsText(report)}`);
   if (report.created.reused) lines.push(`  the target gave ${report.created.reused.length === 1 ? 'one ID' : `${report.created.reused.length} IDs`} to more than one created pet: ${report.created.reused.slice(0, 5).join(', ')}${report.created.reused.length > 5 ? ', …' : ''}`);
-  const problems = report.rules.filter((rule) => rule.status === 'failed' || rule.status === 'errored' || rule.status === 'suite-error');
+  const problems = report.rules.filter((rule) => isProblem(rule.status));
   const shared = sharedCauses(report.rules);
   if (shared.length > 0) lines.push('', 'One cause, several rules (fix it once):');
   for (const cause of shared) lines.push(`  ${cause.rules.length} rules: ${firstLine(cause.statement)}`, `     ${cause.rules.join(', ')}`);
   if (problems.length > 0) lines.push('');
   for (const rule of problems) {
-    lines.push(`${MARK[rule.status]} ${rule.id} [${rule.level}] ${rule.summary}`);
+    lines.push(`${outcomeMark(rule.status, rule.level)} ${rule.id} [${rule.level}] ${rule.summary}`);
     const causes = causesOf(rule.evidence);
     for (const { evidence, count } of causes.slice(0, 3)) {
       lines.push(`     ${count > 1 ? `${count} findings, one cause: ` : ''}${evidence.message}`);

@@ -1,4 +1,5 @@
 import type { Diagnosis } from '../helpers/http/diagnosis.js';
+import { failsTheRun, suiteBroke } from '../helpers/judge/outcome-meaning.js';
 import type { BaselineJudgement, RuleResult, Verdict } from './report.js';
 import { EXIT_BASELINE_STALE, judgeBaseline, type Baseline } from './reports/baseline.js';
 
@@ -42,23 +43,22 @@ export interface RunJudgement {
 export function judgeRun(findings: RunFindings): RunJudgement {
   const { rules, strict, diagnosis, cancelledBy } = findings;
   const baseline = findings.baseline && judgeBaseline(rules, findings.baseline, strict);
-  const suiteBroke = findings.suiteErrors.length > 0 || rules.some((rule) => rule.status === 'suite-error');
+  const broke = suiteBroke(findings);
   // A cancelled run did not reach every rule: whatever it judged, it is no verdict on the whole target.
-  const verdict = diagnosis ? 'not-judged' : cancelledBy ? 'incomplete' : verdictOf(rules, strict, suiteBroke);
+  const verdict = diagnosis ? 'not-judged' : cancelledBy ? 'incomplete' : verdictOf(rules, strict, broke);
   // With a baseline, listed failures make the verdict "not certified" and still exit 0: what the gate must
   // refuse is the MUST rules left unjudged, whatever the verdict says first.
   const refuseIncomplete = findings.requireComplete === true && (verdict === 'incomplete' || rules.some(mustSkipped));
-  return { verdict, exitCode: exitCodeOf(verdict, { suiteBroke, baseline, cancelledBy, refuseIncomplete }), ...(baseline ? { baseline } : {}) };
+  return { verdict, exitCode: exitCodeOf(verdict, { suiteBroke: broke, baseline, cancelledBy, refuseIncomplete }), ...(baseline ? { baseline } : {}) };
 }
 
 /**
  * MUST rules decide; SHOULD rules too under --strict. A MUST rule skipped, or a suite that broke, leaves the
  * verdict incomplete: a rule our own code could not judge says nothing of the target.
  */
-function verdictOf(rules: readonly RuleResult[], strict: boolean, suiteBroke: boolean): Verdict {
-  const gating = (rule: RuleResult) => rule.level === 'MUST' || (strict && rule.level === 'SHOULD');
-  if (rules.some((rule) => gating(rule) && (rule.status === 'failed' || rule.status === 'errored'))) return 'not-certified';
-  if (suiteBroke || rules.some(mustSkipped)) return 'incomplete';
+function verdictOf(rules: readonly RuleResult[], strict: boolean, broke: boolean): Verdict {
+  if (rules.some((rule) => failsTheRun(rule, strict))) return 'not-certified';
+  if (broke || rules.some(mustSkipped)) return 'incomplete';
   return 'certified';
 }
 

@@ -37,6 +37,8 @@ export interface LimiterBehaviour {
   countOnlySuccess?: boolean;
   /** Under sliding-window: a request counts for windowMs from when it was admitted (a sliding log). */
   slidingLog?: boolean;
+  /** Under rate-enforced-below-limit: requests of a window refused this far below the limit the headers count to. */
+  refuseBelowLimitBy?: number;
 }
 
 interface Window {
@@ -117,7 +119,7 @@ export class FixedWindowLimiter {
   #judge(bucket: string, window: Window, bannable: boolean): Verdict {
     if (this.#banned.has(bucket)) return 'banned';
     // A refused request does not count: the window never holds more than the limit.
-    if (window.count < this.settings.limit || !this.behaviour.enforce) {
+    if (window.count < this.settings.limit - (this.behaviour.refuseBelowLimitBy ?? 0) || !this.behaviour.enforce) {
       if (!this.behaviour.countOnlySuccess) window.count = Math.min(window.count + 1, this.settings.limit);
       return 'ok';
     }

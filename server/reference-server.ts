@@ -97,9 +97,13 @@ function createContext(settings: ResolvedOptions): Context {
     ...(variant('ban-after-429') ? { banAfter429s: BAN_AFTER_429S } : {}),
     countOnlySuccess: variant('errors-not-counted'),
     slidingLog: variant('sliding-window'),
+    ...(has('rate-enforced-below-limit') ? { refuseBelowLimitBy: GATEWAY_LIMIT_SHORTFALL } : {}),
   });
   return { settings, store, limiter, has, variant };
 }
+
+// Under rate-enforced-below-limit, how far below X-RateLimit-Limit the gateway refuses.
+const GATEWAY_LIMIT_SHORTFALL = 5;
 
 // The admission of each request, for the count that is settled once its status is known.
 const admissions = new WeakMap<FastifyRequest, Admission>();
@@ -108,7 +112,8 @@ const admissions = new WeakMap<FastifyRequest, Admission>();
 function gate(ctx: Context): (request: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply | undefined> {
   return async (request, reply) => {
     const key = validBearerKey(request.headers.authorization, acceptedKeys(ctx));
-    const admission = ctx.limiter.admit(key ?? `anon:${request.ip}`, key !== undefined);
+    const bucket = ctx.variant('limit-by-address') ? `addr:${request.ip}` : key ?? `anon:${request.ip}`;
+    const admission = ctx.limiter.admit(bucket, key !== undefined);
     admissions.set(request, admission);
     setRateLimitHeaders(reply, admission, ctx);
     if (admission.verdict === 'banned') return sendError(reply, ctx, 403, 'banned', 'this API key is banned for ignoring 429 responses');
@@ -160,8 +165,12 @@ function routingDefects(ctx: Context): (request: FastifyRequest, reply: FastifyR
 function finishResponse(ctx: Context) {
   return async (request: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<unknown> => {
     settleCount(request, reply, ctx);
-    if (ctx.has('rate-headers-missing-on-errors') && reply.statusCode >= 400) {
+    if ((ctx.has('rate-headers-missing-on-errors') && reply.statusCode >= 400) || rateHeadersSkipped(request, reply, ctx)) {
       for (const header of RATE_LIMIT_HEADERS) reply.removeHeader(header);
+    }
+    if (ctx.has('rate-remaining-stale-on-get-pet')) reportRemainingBeforeCount(request, reply, ctx);
+    if (ctx.has('rate-remaining-frozen-on-get-pet') && isGetPet(request, ctx) && reply.hasHeader('x-ratelimit-remaining')) {
+      reply.header('x-ratelimit-remaining', String(ctx.settings.rateLimit.limit));
     }
     // Go's net/http: a handler that never sets Content-Type gets http.DetectContentType's guess, which
     // names JSON text "text/plain; charset=utf-8".
@@ -175,6 +184,27 @@ function finishResponse(ctx: Context) {
     if (ctx.variant('gzip')) return gzipped(request, reply, payload);
     return payload;
   };
+}
+
+/** The routes and answers a rate-limit header middleware skips, under the defects that say which. */
+function rateHeadersSkipped(request: FastifyRequest, reply: FastifyReply, ctx: Context): boolean {
+  const route = `${request.method} ${request.routeOptions.url ?? ''}`;
+  const base = ctx.settings.basePath;
+  return (ctx.has('rate-headers-skip-get-pet') && route === `GET ${base}/pets/:petId`)
+    || (ctx.has('rate-headers-skip-post') && route === `POST ${base}/pets`)
+    || (ctx.has('rate-headers-skip-401') && reply.statusCode === 401);
+}
+
+function isGetPet(request: FastifyRequest, ctx: Context): boolean {
+  return request.method === 'GET' && request.routeOptions.url === `${ctx.settings.basePath}/pets/:petId`;
+}
+
+/** Under rate-remaining-stale-on-get-pet: getPet's answer says what remained before it was counted. */
+function reportRemainingBeforeCount(request: FastifyRequest, reply: FastifyReply, ctx: Context): void {
+  const admission = admissions.get(request);
+  if (!isGetPet(request, ctx) || admission?.verdict !== 'ok') return;
+  const remaining = Number(reply.getHeader('x-ratelimit-remaining'));
+  reply.header('x-ratelimit-remaining', String(Math.min(admission.limit, remaining + 1)));
 }
 
 /** Under errors-not-counted, a request counts once it is known to have succeeded; its headers say so. */

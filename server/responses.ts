@@ -88,6 +88,10 @@ function reportedReset(admission: Admission, ctx: Context): string {
 
 function reportedRemaining({ verdict, limit, remaining }: Admission, ctx: Context): number {
   if (ctx.has('rate-remaining-frozen')) return limit;
+  // Read before the counter adds this request; a refused request was never added, so its 0 is right.
+  if (ctx.has('rate-remaining-before-count') && verdict === 'ok') return Math.min(limit, remaining + 1);
+  // The gateway's 429 carries its own headers, which say the window is spent.
+  if (ctx.has('rate-enforced-below-limit') && verdict === 'limited') return 0;
   if (ctx.has('rate-429-remaining-nonzero') && verdict === 'limited') return 1;
   // limit - count with the refused request counted too, and no clamp at zero.
   if (ctx.has('rate-429-remaining-negative') && verdict === 'limited') return remaining - 1;

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type { Rule } from '../../helpers/spec/catalog.js';
+import { failsTheRun, isFailing } from '../../helpers/judge/outcome-meaning.js';
 import type { BaselineJudgement, Report, RuleResult } from '../report.js';
 
 /**
@@ -88,12 +89,11 @@ export function judgeBaseline(rules: readonly RuleResult[], baseline: Baseline, 
   const listed = new Set(baseline.entries.map((entry) => entry.id));
   const judgement: BaselineJudgement = { file: baseline.file, known: [], nowPassing: [], notJudged: [], unlisted: [] };
   for (const rule of rules) {
-    const failing = rule.status === 'failed' || rule.status === 'errored';
     if (listed.has(rule.id)) {
-      if (failing) judgement.known.push(rule.id);
+      if (isFailing(rule.status)) judgement.known.push(rule.id);
       else if (rule.status === 'passed') judgement.nowPassing.push(rule.id);
       else judgement.notJudged.push(rule.id);
-    } else if (failing && failsTheRun(rule, strict)) {
+    } else if (failsTheRun(rule, strict)) {
       judgement.unlisted.push(rule.id);
     }
   }
@@ -103,7 +103,7 @@ export function judgeBaseline(rules: readonly RuleResult[], baseline: Baseline, 
 /** The rules that fail this run (MUST, and SHOULD under --strict): what --write-baseline lists. */
 export function failingRules(report: Report): RuleResult[] {
   const strict = report.options.strict === true;
-  return report.rules.filter((rule) => (rule.status === 'failed' || rule.status === 'errored') && failsTheRun(rule, strict));
+  return report.rules.filter((rule) => failsTheRun(rule, strict));
 }
 
 /** The rules that fail this run, as a baseline file; notes of a previous baseline are kept. */
@@ -131,10 +131,6 @@ export function baselineLines(judgement: BaselineJudgement): string[] {
   }
   if (judgement.notJudged.length > 0) lines.push(`  not judged in this run: ${judgement.notJudged.join(', ')}`);
   return lines;
-}
-
-function failsTheRun(rule: RuleResult, strict: boolean): boolean {
-  return rule.level === 'MUST' || (strict && rule.level === 'SHOULD');
 }
 
 function oneLine(text: string): string {

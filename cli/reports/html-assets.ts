@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { isProblem, OUTCOMES } from '../../helpers/judge/outcome-meaning.js';
 
 // The page's only CSS and script. The Content-Security-Policy admits exactly these by hash, so even
 // markup that slipped past escaping could neither run a script nor load anything from the network.
@@ -54,6 +55,13 @@ a { color: var(--info); }
 .notice.diagnosis { border-color: var(--error); background: var(--error-bg); }
 .cause-count { font-weight: 600; margin: 0.5rem 0 0; }
 .spec-section h3 { font-size: 0.9375rem; margin: 1rem 0 0.25rem; }
+.spec-text p, .spec-text ul, .spec-text ol { margin: 0.25rem 0 0.75rem; }
+/* A wide table scrolls inside itself, so a phone's page never does. */
+.spec-text table { display: block; max-width: 100%; overflow-x: auto; border-collapse: collapse; margin: 0.25rem 0 0.75rem; }
+.spec-text th, .spec-text td { border: 1px solid var(--line); padding: 0.25rem 0.5rem; text-align: left; vertical-align: top; }
+.spec-text th { background: var(--panel); }
+.spec-text .align-center { text-align: center; }
+.spec-text .align-right { text-align: right; }
 
 details.options > summary, details.evidence > summary { cursor: pointer; color: var(--info); }
 .options table { border-collapse: collapse; margin: 0.5rem 0; }
@@ -133,7 +141,7 @@ export const SCRIPT = `
   const form = document.querySelector('.filters');
   const rules = [...document.querySelectorAll('.rule')];
   const areas = [...document.querySelectorAll('.area')];
-  const problems = new Set(['failed', 'errored', 'suite-error']);
+  const problems = new Set([${OUTCOMES.filter(isProblem).map((outcome) => `'${outcome}'`).join(', ')}]);
   function apply() {
     const show = form.elements.show.value;
     const levels = new Set([...form.querySelectorAll('input[name=level]:checked')].map((input) => input.value));

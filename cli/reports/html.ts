@@ -1,11 +1,13 @@
 import { loadCatalog, type Level } from '../../helpers/spec/catalog.js';
 import { AREA_ORDER } from '../../helpers/spec/facts.js';
 import type { Evidence, ExchangeEvidence, Outcome } from '../../helpers/judge/outcome.js';
-import { causesOf, countedOutcomes, sharedCauses, suiteBroke, SUITE_BUG_NOTICE, type Report, type RuleResult } from '../report.js';
+import { causesOf, countedOutcomes, isFailing, isObservation, isOurBug, isProblem, OUTCOMES, outcomeLabel, sharedCauses, suiteBroke } from '../../helpers/judge/outcome-meaning.js';
+import { SUITE_BUG_NOTICE, type Report, type RuleResult } from '../report.js';
 import { waitsText } from '../terminal.js';
 import { specSections, specAnchorFor, type SpecSection } from './spec-text.js';
 import { CONTENT_SECURITY_POLICY, SCRIPT, STYLE } from './html-assets.js';
 import { requestText, responseText } from './http-text.js';
+import { markdownHtml, markdownInlineHtml } from './markdown.js';
 import { html, trusted, type SafeHtml } from './safe-html.js';
 
 // One piece of evidence can carry hundreds of exchanges (a fuzz run); the first few tell the story,
@@ -13,13 +15,11 @@ import { html, trusted, type SafeHtml } from './safe-html.js';
 const EXCHANGES_SHOWN = 5;
 
 const VERDICT_WORD: Record<Report['verdict'], string> = { certified: 'Certified', 'not-certified': 'Not certified', incomplete: 'Incomplete', 'not-judged': 'Not judged' };
-const OUTCOME_WORD: Record<Outcome, string> = { passed: 'Passed', failed: 'Failed', errored: 'Errored', skipped: 'Skipped', 'suite-error': 'Suite error' };
 const LEVELS: readonly Level[] = ['MUST', 'SHOULD', 'INFO'];
 
-/** report.html: one self-contained page, readable offline, on a phone and on paper. */
-export function toHtml(report: Report): string {
-  const spec = specSections();
-  const title = `${VERDICT_WORD[report.verdict]}: ${report.target.baseUrl} · Pet Store conformance`;
+/** report.html: one self-contained page, readable offline, on a phone and on paper. The spec is the shipped one. */
+export function toHtml(report: Report, spec: readonly SpecSection[] = specSections()): string {
+  const title = `${verdictWord(report)}: ${report.target.baseUrl} · Pet Store conformance`;
   const page = html`<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -66,23 +66,34 @@ function verdictHeader(report: Report): SafeHtml {
   if (report.rateLimitWaits && report.rateLimitWaits.count > 0) facts.push(['Rate-limit waits', waitsText(report).replace(/^, /, '')]);
   if (report.options.seed !== undefined) facts.push(['Fuzzing seed', String(report.options.seed)]);
   return html`<header class="verdict verdict-${report.verdict}">
-<p class="verdict-word" id="verdict">${VERDICT_WORD[report.verdict]}</p>
+<p class="verdict-word" id="verdict">${verdictWord(report)}</p>
 <p class="verdict-why">${verdictReason(report)}</p>
 <h1 class="target">${report.target.baseUrl}${report.target.embedded ? ' (bundled reference server)' : ''}</h1>
 <dl class="facts">${facts.map(([name, value]) => html`<div><dt>${name}</dt><dd>${value}</dd></div>`)}</dl>
 </header>`;
 }
 
+/** The verdict in a word or two: a cancelled run says so, not only that it is incomplete. */
+export function verdictWord(report: Report): string {
+  return report.cancelled ? `Incomplete: cancelled (${report.cancelled})` : VERDICT_WORD[report.verdict];
+}
+
 /** The verdict in one sentence a vendor can act on. */
 export function verdictReason(report: Report): string {
   const strict = report.options.strict === true;
   const count = (level: Level, outcome: Outcome) => report.counts[level][outcome];
+  const failing = (level: Level) => OUTCOMES.filter(isFailing).reduce((sum, outcome) => sum + count(level, outcome), 0);
   const rules = (n: number) => `${n} ${n === 1 ? 'rule' : 'rules'}`;
   if (report.verdict === 'certified') {
     return `Every MUST rule${strict ? ' and every SHOULD rule' : ''} checked holds (${rules(count('MUST', 'passed'))} passed).`;
   }
   if (report.verdict === 'not-judged') {
     return `The run stopped at its first answers: ${report.diagnosis?.problem ?? 'the target cannot be judged'}.`;
+  }
+  if (report.cancelled) {
+    const failed = count('MUST', 'failed');
+    const before = failed > 0 ? `; ${failed} MUST ${failed === 1 ? 'rule' : 'rules'} had failed by then` : '';
+    return `The run was cancelled (${report.cancelled}) before it judged every rule, so it cannot certify the server: ${rules(count('MUST', 'skipped'))} at MUST level were not judged${before}.`;
   }
   if (report.verdict === 'incomplete' && suiteBroke(report)) {
     return 'No MUST rule failed, but the suite itself broke, so this run cannot certify the server.';
@@ -92,7 +103,7 @@ export function verdictReason(report: Report): string {
   }
   const parts = [`${count('MUST', 'failed')} MUST ${count('MUST', 'failed') === 1 ? 'rule' : 'rules'} failed`];
   if (count('MUST', 'errored') > 0) parts.push(`${rules(count('MUST', 'errored'))} at MUST level could not be judged`);
-  if (strict && count('SHOULD', 'failed') + count('SHOULD', 'errored') > 0) parts.push(`${rules(count('SHOULD', 'failed') + count('SHOULD', 'errored'))} at SHOULD level did not hold (--strict)`);
+  if (strict && failing('SHOULD') > 0) parts.push(`${rules(failing('SHOULD'))} at SHOULD level did not hold (--strict)`);
   if (report.suiteErrors.length > 0) parts.push('the suite itself broke');
   return `${parts.join('; ')}.`;
 }
@@ -100,7 +111,7 @@ export function verdictReason(report: Report): string {
 function countsTable(report: Report): SafeHtml {
   const outcomes = countedOutcomes(report);
   return html`<table class="counts" aria-label="Rules by level and outcome">
-<thead><tr><th>Level</th>${outcomes.map((outcome) => html`<th>${OUTCOME_WORD[outcome]}</th>`)}</tr></thead>
+<thead><tr><th>Level</th>${outcomes.map((outcome) => html`<th>${outcomeLabel(outcome)}</th>`)}</tr></thead>
 <tbody>${LEVELS.map((level) => html`<tr><td>${level}</td>${outcomes.map((outcome) => html`<td>${report.counts[level][outcome]}</td>`)}</tr>`)}</tbody>
 </table>`;
 }
@@ -130,17 +141,17 @@ ${baseline.notJudged.length > 0 ? html`<li>Not judged in this run: ${ids(baselin
 
 function suiteErrorNotice(report: Report): SafeHtml | undefined {
   if (!suiteBroke(report)) return undefined;
-  const broken = report.rules.filter((rule) => rule.status === 'suite-error');
+  const broken = report.rules.filter((rule) => isOurBug(rule.status));
   return html`<section class="notice suite-errors"><h2>The suite itself broke</h2><p>${SUITE_BUG_NOTICE}</p><ul>${broken.map((rule) => html`<li><a href="#rule-${rule.id}">${rule.id}</a>: <code>${rule.message ?? ''}</code></li>`)}${report.suiteErrors.map((error) => html`<li><code>${error}</code></li>`)}</ul></section>`;
 }
 
 function toFixList(report: Report): SafeHtml | undefined {
-  const problems = report.rules.filter((rule) => rule.status === 'failed' || rule.status === 'errored' || rule.status === 'suite-error');
+  const problems = report.rules.filter((rule) => isProblem(rule.status));
   if (problems.length === 0) return undefined;
   const shared = sharedCauses(report.rules);
   return html`<section class="notice to-fix"><h2>${problems.length} ${problems.length === 1 ? 'rule' : 'rules'} to look at</h2>
 ${shared.length > 0 ? html`<h3>One cause, several rules</h3><ul class="shared-causes">${shared.map((cause) => html`<li>${cause.rules.length} rules (${cause.rules.map((id, i) => html`${i > 0 ? ', ' : ''}<a href="#rule-${id}">${id}</a>`)}): ${cause.statement}</li>`)}</ul><h3>By rule</h3>` : ''}<ul>
-${problems.map((rule) => html`<li><a href="#rule-${rule.id}">${rule.id}</a> ${rule.level} ${OUTCOME_WORD[rule.status].toLowerCase()}: ${rule.summary}</li>`)}
+${problems.map((rule) => html`<li><a href="#rule-${rule.id}">${rule.id}</a> ${rule.level} ${outcomeLabel(rule.status).toLowerCase()}: ${rule.summary}</li>`)}
 </ul></section>`;
 }
 
@@ -161,9 +172,9 @@ function filters(report: Report): SafeHtml {
   const count = (predicate: (rule: RuleResult) => boolean) => report.rules.filter(predicate).length;
   const choices: Array<[string, string, number]> = [
     ['all', 'All', report.rules.length],
-    ['failed', 'Failed or errored', count((rule) => rule.status === 'failed' || rule.status === 'errored' || rule.status === 'suite-error')],
-    ['skipped', 'Skipped', count((rule) => rule.status === 'skipped')],
-    ['passed', 'Passed', count((rule) => rule.status === 'passed')],
+    ['failed', 'Failed or errored', count((rule) => isProblem(rule.status))],
+    ['skipped', outcomeLabel('skipped'), count((rule) => rule.status === 'skipped')],
+    ['passed', outcomeLabel('passed'), count((rule) => rule.status === 'passed')],
   ];
   return html`<form class="filters" aria-label="Filter the rules">
 <fieldset><legend>Show</legend>${choices.map(([value, label, n], index) => html`<label><input type="radio" name="show" value="${value}"${index === 0 ? trusted(' checked') : ''}> ${label} (${n})</label>`)}</fieldset>
@@ -184,15 +195,15 @@ ${report.rules.filter((rule) => rule.area === area).map((rule) => ruleArticle(ru
 
 function ruleArticle(rule: RuleResult, report: Report, spec: readonly SpecSection[]): SafeHtml {
   const known = report.baseline?.known.includes(rule.id) ?? false;
-  const outcomeClass = rule.level === 'INFO' && rule.status === 'passed' ? 'info' : rule.status;
-  const outcomeWord = rule.level === 'INFO' && rule.status === 'passed' ? 'Observed' : OUTCOME_WORD[rule.status];
+  const outcomeClass = isObservation(rule.status, rule.level) ? 'info' : rule.status;
+  const outcomeWord = outcomeLabel(rule.status, rule.level);
   const showMessage = rule.message && rule.status !== 'passed';
   return html`<article class="rule" id="rule-${rule.id}" data-status="${rule.status}" data-level="${rule.level}">
 <div class="rule-head"><span class="badge outcome-${outcomeClass}">${outcomeWord}</span><span class="badge level">${rule.level}</span>${known ? html`<span class="badge outcome-known">known, in baseline</span>` : ''}<code class="rule-id">${rule.id}</code><span class="rule-summary">${rule.summary}</span></div>
 ${showMessage ? html`<p class="message">${rule.message}</p>` : ''}
 ${rule.observations.length > 0 ? html`<ul class="observations">${rule.observations.map((note) => html`<li>${note}</li>`)}</ul>` : ''}
 <blockquote class="words">“${rule.words}”<cite>${sectionLink(rule, spec)} · ${rule.source}</cite></blockquote>
-${rule.evidence.length > 0 && (rule.status === 'failed' || rule.status === 'errored' || rule.status === 'suite-error') ? evidenceDetails(rule) : ''}
+${rule.evidence.length > 0 && isProblem(rule.status) ? evidenceDetails(rule) : ''}
 ${rule.requests > 0 ? html`<p class="meta">${rule.requests} ${rule.requests === 1 ? 'request' : 'requests'}, ${rule.durationMs} ms</p>` : ''}
 </article>`;
 }
@@ -250,11 +261,11 @@ function sectionLink(rule: RuleResult, spec: readonly SpecSection[]): SafeHtml |
   return anchor ? html`<a href="#${anchor}">${rule.section}</a>` : rule.section;
 }
 
-/** The specification the rules cite, so each rule's section link lands on the text itself, offline. */
+/** The specification the rules cite, rendered from its Markdown, so each rule's section link lands on the text itself, offline. */
 function specAppendix(report: Report, spec: readonly SpecSection[]): SafeHtml | undefined {
   if (spec.length === 0) return undefined;
   return html`<section class="spec" id="spec"><h2>The specification: Pet Store interface ${report.specVersion}</h2>
-${spec.map((section) => html`<div class="spec-section" id="${section.anchor}"><h3>${section.path.join(' › ')}</h3>${section.text.trim() ? html`<pre class="spec-text">${section.text.trim()}</pre>` : ''}</div>`)}
+${spec.map((section) => html`<div class="spec-section" id="${section.anchor}"><h3>${section.path.map((part, i) => html`${i > 0 ? ' › ' : ''}${markdownInlineHtml(part)}`)}</h3>${section.text.trim() ? html`<div class="spec-text">${markdownHtml(section.text)}</div>` : ''}</div>`)}
 </section>`;
 }
 

@@ -1,6 +1,7 @@
 import type { Level } from '../../helpers/spec/catalog.js';
 import type { Outcome } from '../../helpers/judge/outcome.js';
-import { causesOf, countedOutcomes, sharedCauses, suiteBroke, SUITE_BUG_NOTICE, type Report, type RuleResult } from '../report.js';
+import { causesOf, countedOutcomes, isProblem, OUTCOMES, outcomeLabel, sharedCauses, suiteBroke } from '../../helpers/judge/outcome-meaning.js';
+import { SUITE_BUG_NOTICE, type Report, type RuleResult } from '../report.js';
 import { createdText, waitsText } from '../terminal.js';
 
 // A step summary is capped (1 MiB on GitHub) and a pull-request comment is read by people: a long
@@ -8,7 +9,12 @@ import { createdText, waitsText } from '../terminal.js';
 const MAX_LISTED = 50;
 const MAX_MESSAGE = 240;
 
-const OUTCOME_TITLE: Record<Outcome, string> = { passed: 'Passed', failed: 'Failed', errored: 'Errored', skipped: 'Skipped', 'suite-error': 'Suite error' };
+// The title of a list of rules to look at, where the outcome's label says too little; which outcomes are
+// listed, and in which order, is outcome-meaning's.
+const LIST_TITLE: Partial<Record<Outcome, string>> = {
+  errored: 'Could not be judged (errored)',
+  'suite-error': 'Not judged: the suite itself broke (suite-error)',
+};
 
 const HEADLINE: Record<Report['verdict'], string> = {
   certified: '✅ Certified',
@@ -20,7 +26,7 @@ const HEADLINE: Record<Report['verdict'], string> = {
 /** A short Markdown summary for $GITHUB_STEP_SUMMARY or a pull-request comment. */
 export function toSummaryMarkdown(report: Report): string {
   const lines: string[] = [];
-  const headline = report.verdict === 'incomplete' && suiteBroke(report) ? '⚠️ Incomplete: the suite itself broke' : HEADLINE[report.verdict];
+  const headline = headlineOf(report);
   lines.push(`## ${headline}: ${code(report.target.baseUrl)}${report.target.embedded ? ' (bundled reference server)' : ''}`);
   lines.push('');
   lines.push([
@@ -44,9 +50,9 @@ export function toSummaryMarkdown(report: Report): string {
     lines.push('', '### One cause, several rules', '');
     for (const cause of shared.slice(0, MAX_LISTED)) lines.push(`- ${cause.rules.length} rules (${cause.rules.map(code).join(', ')}): ${text(cause.statement)}`);
   }
-  lines.push(...ruleList('Failed', report.rules.filter((rule) => rule.status === 'failed'), known));
-  lines.push(...ruleList('Could not be judged (errored)', report.rules.filter((rule) => rule.status === 'errored'), known));
-  lines.push(...ruleList('Not judged: the suite itself broke (suite-error)', report.rules.filter((rule) => rule.status === 'suite-error'), known));
+  for (const outcome of OUTCOMES.filter(isProblem)) {
+    lines.push(...ruleList(LIST_TITLE[outcome] ?? outcomeLabel(outcome), report.rules.filter((rule) => rule.status === outcome), known));
+  }
   if (suiteBroke(report)) {
     lines.push('', '### The suite itself broke', '', text(SUITE_BUG_NOTICE));
     if (report.suiteErrors.length > 0) lines.push('');
@@ -56,11 +62,18 @@ export function toSummaryMarkdown(report: Report): string {
   return `${lines.join('\n')}\n`;
 }
 
+/** The verdict, and what made an incomplete run incomplete: a cancellation, a broken suite, or skipped rules. */
+function headlineOf(report: Report): string {
+  if (report.cancelled) return `⚠️ Incomplete: the run was cancelled (${report.cancelled}) before it judged every rule`;
+  if (report.verdict === 'incomplete' && suiteBroke(report)) return '⚠️ Incomplete: the suite itself broke';
+  return HEADLINE[report.verdict];
+}
+
 function countsTable(report: Report): string[] {
   const outcomes = countedOutcomes(report);
   const levels: Level[] = ['MUST', 'SHOULD', 'INFO'];
   return [
-    `| Level | ${outcomes.map((outcome) => OUTCOME_TITLE[outcome]).join(' | ')} |`,
+    `| Level | ${outcomes.map((outcome) => outcomeLabel(outcome)).join(' | ')} |`,
     `| --- |${outcomes.map(() => ' ---: |').join('')}`,
     ...levels.map((level) => `| ${level} | ${outcomes.map((outcome) => report.counts[level][outcome]).join(' | ')} |`),
   ];

@@ -7,10 +7,10 @@ import { stringifyJson } from '../json.js';
 import { CancellationWatch } from './cancellation.js';
 import { NotJudged } from '../judge/outcome.js';
 import { CircuitBreaker } from './circuit-breaker.js';
-import { Pacer, RateLimitWaitTooLong } from './pacing.js';
+import { Pacer, RateLimitWaitTooLong, type WaitTally } from './pacing.js';
 import { dispatcherFor, proxyPassword, type ProxyRoute } from './proxy.js';
 import { Redactor } from './redact.js';
-import { diagnoseEarlyAnswers, DIAGNOSED_WITHIN, type Diagnosis } from './diagnosis.js';
+import { diagnoseEarlyAnswers, DIAGNOSED_WITHIN, hintAfterLooking, otherBaseUrl, type Diagnosis } from './diagnosis.js';
 import { readBody } from './response-body.js';
 import type { RecordedAnswer, ReplaySource } from './replay.js';
 
@@ -122,6 +122,8 @@ export class PetstoreClient {
   private readonly queue: Array<() => void> = [];
   private readonly cancellation: CancellationWatch | undefined;
   private diagnosis: Diagnosis | undefined;
+  /** Done once the diagnosis is final (after its one look at another address) and left for the CLI. */
+  private diagnosisSettled: Promise<void> = Promise.resolve();
   /** Every text the client writes out (the exchange log, the diagnosis, a transport error) passes through it. */
   readonly redactor: Redactor;
 
@@ -145,6 +147,8 @@ export class PetstoreClient {
       backoffBaseMs: 1_000,
       backoffCapMs: 60_000,
       onWait: this.notify,
+      // The CLI process reads the tally beside the exchange log: short waits print no line to count.
+      ...(options.exchangeLogPath ? { onWaited: (tally: WaitTally) => writeFileSync(waitsPathFor(options.exchangeLogPath!), stringifyJson(tally)) } : {}),
       sleep: (ms: number) => this.pause(ms),
       now: () => this.now(),
     });
@@ -202,7 +206,7 @@ export class PetstoreClient {
   async send(request: SendOptions): Promise<Exchange> {
     const credential = credentialOf(request.auth ?? 'key');
     for (let attempt = 1; ; attempt++) {
-      if (this.diagnosis) throw new TargetNotJudgeable(this.diagnosis);
+      if (this.diagnosis) throw await this.notJudgeable();
       const exchange = await this.limited(async () => {
         // Checked before waiting on the rate limit too: a spent budget must not first wait out a window.
         this.assertBudgetLeft();
@@ -220,7 +224,7 @@ export class PetstoreClient {
         this.cancellation?.throwIfCancelled();
         throw new TransportError(exchange.error, exchange);
       }
-      if (this.diagnosis) throw new TargetNotJudgeable(this.diagnosis, exchange);
+      if (this.diagnosis) throw await this.notJudgeable(exchange);
       if (exchange.response?.status !== 429 || request.expect429) return exchange;
       // The pacer has blocked the credential until Retry-After; this adds the backoff and says when to stop.
       if (this.pacer.backoffAfter429(credential, attempt) === undefined) {
@@ -265,14 +269,23 @@ export class PetstoreClient {
     throw new BudgetExhausted(reason);
   }
 
-  private async once(request: SendOptions): Promise<Exchange> {
+  /**
+   * The end of every check once the target is found unjudgeable. It waits for the diagnosis to be settled,
+   * so that the run, which ends with its checks, finds the final diagnosis written.
+   */
+  private async notJudgeable(exchange?: Exchange): Promise<TargetNotJudgeable> {
+    await this.diagnosisSettled;
+    return new TargetNotJudgeable(this.diagnosis!, exchange);
+  }
+
+  private async once(request: SendOptions, baseUrl = this.options.baseUrl): Promise<Exchange> {
     this.assertBudgetLeft();
     // Before the breaker: requests the cancellation abandoned are no sign of a dead target.
     this.cancellation?.throwIfCancelled();
     if (this.breaker.isOpen) throw new TransportError(this.breaker.reason);
     this.sent += 1;
     const sentAfter = this.exchanges.length;
-    const url = this.urlFor(request);
+    const url = this.urlFor(request, baseUrl);
     const method = request.method ?? (request.json !== undefined || request.body !== undefined ? 'POST' : 'GET');
     const body = request.body ?? (request.json !== undefined ? stringifyJson(request.json) : undefined);
     const auth = authorizationFor(request.auth ?? 'key', this.options.apiKey);
@@ -328,8 +341,8 @@ export class PetstoreClient {
     return { status: response.statusCode, headers: flat, ...await readBody(response.body, flat['content-encoding'], this.options.maxResponseBytes) };
   }
 
-  private urlFor(request: SendOptions): string {
-    const base = this.options.baseUrl.replace(/\/+$/, '');
+  private urlFor(request: SendOptions, baseUrl: string): string {
+    const base = baseUrl.replace(/\/+$/, '');
     const query = typeof request.query === 'string' ? request.query : request.query ? new URLSearchParams(request.query).toString() : '';
     return `${base}${request.path}${query ? `?${query}` : ''}`;
   }
@@ -406,8 +419,38 @@ export class PetstoreClient {
     this.diagnosis = diagnoseEarlyAnswers(this.exchanges, this.options.baseUrl);
     if (!this.diagnosis) return;
     this.notify(`stopping: ${this.diagnosis.problem}; no further request is sent`);
+    this.diagnosisSettled = this.settleDiagnosis(this.diagnosis, this.options.exchangeLogPath);
+  }
+
+  private async settleDiagnosis(diagnosis: Diagnosis, exchangeLogPath: string): Promise<void> {
+    if (diagnosis.cause === 'address') this.diagnosis = await this.withOtherAddressLooked(diagnosis);
     // The CLI process reads it beside the exchange log, for the verdict and the reports.
-    writeFileSync(diagnosisPathFor(this.options.exchangeLogPath), this.redactor.redact(stringifyJson(this.diagnosis)));
+    writeFileSync(diagnosisPathFor(exchangeLogPath), this.redactor.redact(stringifyJson(this.diagnosis)));
+  }
+
+  /**
+   * A wrong address earns one request, with the key, at the other likely base URL (without /v1, or with it),
+   * so that the hint proposes an address only where the API answers. Paced and counted like any other; none
+   * in a replay, or once the run is cancelled or its budget spent (the hint then says what the address alone says).
+   */
+  private async withOtherAddressLooked(diagnosis: Diagnosis): Promise<Diagnosis> {
+    if (this.options.replay) return diagnosis;
+    const other = otherBaseUrl(this.options.baseUrl);
+    try {
+      const look = await this.limited(async () => {
+        await this.pacer.acquire('key');
+        let result: Exchange | undefined;
+        try {
+          result = await this.once({ path: '/pets', query: { limit: '1' } }, other);
+          return result;
+        } finally {
+          this.pacer.release('key', result?.response);
+        }
+      });
+      return { ...diagnosis, hint: hintAfterLooking(other, look) };
+    } catch {
+      return diagnosis;
+    }
   }
 
   /** The recorded answer, or a transport error naming the request the recording does not hold. */
@@ -427,6 +470,11 @@ export class PetstoreClient {
 /** Where the client leaves its diagnosis for the CLI process: beside the exchange log of the run. */
 export function diagnosisPathFor(exchangeLogPath: string): string {
   return `${exchangeLogPath}.diagnosis.json`;
+}
+
+/** Where the client keeps the tally of rate-limit waits for the CLI process: beside the exchange log. */
+export function waitsPathFor(exchangeLogPath: string): string {
+  return `${exchangeLogPath}.waits.json`;
 }
 
 /** Requests without a valid key are often counted in a bucket of their own; pace them apart. */

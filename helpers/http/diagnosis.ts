@@ -12,6 +12,8 @@ export interface Diagnosis {
   hint: string;
   /** The exchange that showed it (the last of them, for "every request answered 401"). */
   seq: number;
+  /** What is wrong: the address (the client then looks once at the other likely base URL) or the key. */
+  cause: 'address' | 'key';
 }
 
 /** Only the start of a run is read: later on a 404 or a 401 is something a check provoked, and judges. */
@@ -33,14 +35,14 @@ export function diagnoseEarlyAnswers(exchanges: readonly Exchange[], baseUrl: st
     const path = pathOf(exchange, baseUrl);
     const seen = `${exchange.request.method} ${url.pathname} answered ${response.status}`;
     if (exchange.request.method === 'GET' && path === '/pets' && withKey(exchange) && response.status === 404) {
-      return { problem: `${seen} with the key: no Pet Store API at this address`, hint: baseUrlHint(baseUrl), seq: exchange.seq };
+      return { problem: `${seen} with the key: no Pet Store API at this address`, hint: baseUrlHint(baseUrl), seq: exchange.seq, cause: 'address' };
     }
     if (response.status >= 200 && response.status <= 299 && isHtml(response)) {
-      return { problem: `${seen} with an HTML page where JSON is expected: this address serves a website, not the API`, hint: baseUrlHint(baseUrl), seq: exchange.seq };
+      return { problem: `${seen} with an HTML page where JSON is expected: this address serves a website, not the API`, hint: baseUrlHint(baseUrl), seq: exchange.seq, cause: 'address' };
     }
     const location = response.headers.location;
     if (response.status >= 300 && response.status <= 399 && location && LOGIN_PATH.test(location)) {
-      return { problem: `${seen}, redirecting to a login page (${location}): a sign-in proxy stands in front of this address`, hint: baseUrlHint(baseUrl), seq: exchange.seq };
+      return { problem: `${seen}, redirecting to a login page (${location}): a sign-in proxy stands in front of this address`, hint: baseUrlHint(baseUrl), seq: exchange.seq, cause: 'address' };
     }
   }
   // GET /pets among them: one operation refusing a good key (a defect of that operation) is judged by its rule.
@@ -51,6 +53,7 @@ export function diagnoseEarlyAnswers(exchanges: readonly Exchange[], baseUrl: st
       problem: `every request with the key was answered 401 (${withTheKey.length} of ${withTheKey.length})`,
       hint: 'is the key right, or is it for another environment? Set PETSTORE_API_KEY to a key of this server (and check --base-url names the environment the key is for)',
       seq: withTheKey.at(-1)!.seq,
+      cause: 'key',
     };
   }
   return undefined;
@@ -69,9 +72,39 @@ function isHtml(response: RecordedResponse): boolean {
   return /^text\/html\b/i.test(response.headers['content-type'] ?? '') || /^\s*<(!doctype html|html)\b/i.test(response.rawBody);
 }
 
+/** Before the one look at the other likely base URL (see hintAfterLooking): what the address alone says. */
 function baseUrlHint(baseUrl: string): string {
-  const withV1 = /\/v1$/.test(new URL(baseUrl).pathname) ? undefined : `${baseUrl.replace(/\/+$/, '')}/v1`;
-  return withV1
-    ? `check --base-url: it must be the API's base address, ending in /v1 (did you mean --base-url ${withV1}?)`
-    : '--base-url must be the base address of the Pet Store API (where GET /pets lists the pets), ending in /v1';
+  const other = otherBaseUrl(baseUrl);
+  return endsInV1(baseUrl)
+    ? `--base-url must be the base address of the Pet Store API, where GET /pets lists the pets (is it ${other}?)`
+    : `check --base-url: it must be the API's base address, where GET /pets lists the pets (did you mean --base-url ${other}?)`;
+}
+
+function endsInV1(baseUrl: string): boolean {
+  return /\/v1\/*$/.test(new URL(baseUrl).pathname);
+}
+
+/**
+ * The one other base URL worth a look when the address is wrong: the spec's servers end in /v1, so without
+ * it when the run's has it (a server serving at its root), with it when the run's has not.
+ */
+export function otherBaseUrl(baseUrl: string): string {
+  const trimmed = baseUrl.replace(/\/+$/, '');
+  return endsInV1(baseUrl) ? trimmed.replace(/\/v1$/, '') : `${trimmed}/v1`;
+}
+
+/** Whether an answer to GET /pets is the API's: 200 with a JSON array, what a conforming server lists. */
+export function listsPets(response: RecordedResponse | undefined): boolean {
+  return response?.status === 200 && Array.isArray(response.json);
+}
+
+/**
+ * The hint once the client has looked at the other likely base URL, with the key: proposed only when the
+ * API answered there, so the hint never names an address as right that is not.
+ */
+export function hintAfterLooking(other: string, look: Exchange): string {
+  const asked = `GET ${new URL(look.request.url).pathname}`;
+  if (listsPets(look.response)) return `the Pet Store API answers at ${other} (${asked} listed pets): did you mean --base-url ${other}?`;
+  const seen = look.response ? `answered ${look.response.status}${look.response.status === 200 ? ' without a list of pets' : ''}` : `failed (${look.error ?? 'no answer'})`;
+  return `--base-url must be the base address of the Pet Store API, where GET /pets lists the pets; ${other} is not it either (${asked} ${seen})`;
 }

@@ -42,10 +42,25 @@ interface Window {
   announcedUntilMs: number;
   /** Acquires waiting for a response to tell them about a new window. */
   waiters: Array<() => void>;
+  /** X-RateLimit-Reset as last sent, when it named a moment already past: pacing then waits only its margin, request after request. */
+  resetPast?: string;
   /** Remaining in the first response of the current window seen, and how many of the run's requests (on any credential) it may not count yet. */
   base?: { remaining: number; ownSince: number };
   /** Remaining fell further than this run's own requests can explain: another client spends the same key. */
   shared?: boolean;
+  /**
+   * Set only when an answer the server served (not a 429) showed the unexplained fall. A 429's Remaining 0 is
+   * the refusal being judged (RATE-14), so it alone is no evidence of another client.
+   */
+  sharedSeenServed?: boolean;
+}
+
+/** Every wait pacing imposed on the run, announced or not: report.json's rateLimitWaits. */
+export interface WaitTally {
+  count: number;
+  totalMs: number;
+  /** Why, by reason, the longest total first. */
+  reasons: Array<{ reason: string; count: number; totalMs: number }>;
 }
 
 export interface PacerOptions {
@@ -60,6 +75,8 @@ export interface PacerOptions {
   backoffCapMs: number;
   /** Tells the person at the terminal why nothing is happening. */
   onWait: (message: string) => void;
+  /** Hears the tally after every wait, for the run's report. */
+  onWaited?: (tally: WaitTally) => void;
   sleep?: (ms: number) => Promise<void>;
   now?: () => number;
   random?: () => number;
@@ -82,6 +99,8 @@ const RESET_MARGIN_MS = 250;
 const ONE_AT_A_TIME_FROM = 8;
 // Waits shorter than this are not worth a line on the terminal.
 const ANNOUNCE_FROM_MS = 1000;
+// Short waits that add up to this are said once: a run held back for a minute 250 ms at a time must not be silent.
+const HELD_BACK_FROM_MS = 5000;
 
 /**
  * Paces requests by the rate-limit headers, per credential, so that a run never trips the limit it is
@@ -93,6 +112,7 @@ export class Pacer {
   private readonly sleep: (ms: number) => Promise<void>;
   private readonly now: () => number;
   private readonly random: () => number;
+  private readonly waited = { count: 0, totalMs: 0, unannouncedMs: 0, coveredUntilMs: 0, heldBackSaid: false, byReason: new Map<string, { count: number; totalMs: number }>() };
 
   constructor(private readonly options: PacerOptions) {
     this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
@@ -106,7 +126,7 @@ export class Pacer {
    */
   async acquire(credential: string, { overLimit = false }: { overLimit?: boolean } = {}): Promise<void> {
     const window = this.window(credential);
-    for (;;) {
+    for (let sleeps = 0; ; sleeps++) {
       const waitMs = this.waitNeeded(window, overLimit);
       if (waitMs === 0) break;
       if (waitMs === 'response') {
@@ -117,7 +137,8 @@ export class Pacer {
         throw new RateLimitWaitTooLong(`${labelOf(credential)}: the rate limit frees up in ${seconds(waitMs)} s, longer than the ${seconds(this.options.maxWaitMs)} s a run waits`);
       }
       this.assertBeforeDeadline(credential, waitMs);
-      this.announce(credential, window, waitMs);
+      const announced = this.announce(credential, window, waitMs);
+      this.tally(credential, waitMs, this.reasonFor(window), announced, sleeps === 0);
       await this.sleep(waitMs);
     }
     window.inflight += 1;
@@ -168,8 +189,49 @@ export class Pacer {
       throw new RateLimitWaitTooLong(`${labelOf(credential)}: the rate-limit window ends in ${seconds(waitMs)} s, longer than the ${seconds(this.options.maxWaitMs)} s a run waits`);
     }
     this.assertBeforeDeadline(credential, waitMs);
-    this.announce(credential, window, waitMs, why);
+    const announced = this.announce(credential, window, waitMs, why);
+    this.tally(credential, waitMs, why, announced, true);
     await this.sleep(waitMs);
+  }
+
+  /** Every wait so far, announced or not; totalMs is the time during which at least one request waited. */
+  waits(): WaitTally {
+    const reasons = [...this.waited.byReason].map(([reason, { count, totalMs }]) => ({ reason, count, totalMs }))
+      .sort((a, b) => b.totalMs - a.totalMs);
+    return { count: this.waited.count, totalMs: this.waited.totalMs, reasons };
+  }
+
+  /**
+   * Counts a wait (a request held back, however many times it sleeps). Once the short ones nobody heard of
+   * add up to a few seconds, says so, once, with the reason that cost the most: a person watching a slow run
+   * learns why it is slow.
+   */
+  private tally(credential: string, waitMs: number, reason: string, announced: boolean, newRequest: boolean): void {
+    // Requests queued together wait out the same window: the run is held back once, not once per request.
+    const now = this.now();
+    const rounded = Math.round(Math.max(0, now + waitMs - Math.max(now, this.waited.coveredUntilMs)));
+    this.waited.coveredUntilMs = Math.max(this.waited.coveredUntilMs, now + waitMs);
+    // A request that sleeps again (the window it waited for brought no fresh headers yet) is still one wait.
+    const counted = newRequest ? 1 : 0;
+    this.waited.count += counted;
+    this.waited.totalMs += rounded;
+    const byReason = this.waited.byReason.get(reason) ?? { count: 0, totalMs: 0 };
+    byReason.count += counted;
+    byReason.totalMs += rounded;
+    this.waited.byReason.set(reason, byReason);
+    if (!announced) this.waited.unannouncedMs += rounded;
+    this.options.onWaited?.(this.waits());
+    if (this.waited.heldBackSaid || this.waited.unannouncedMs < HELD_BACK_FROM_MS) return;
+    this.waited.heldBackSaid = true;
+    const main = this.waits().reasons[0]!;
+    this.options.onWait(`rate-limit pacing has held this run back ${seconds(this.waited.totalMs)} s so far in ${this.waited.count} waits, ${seconds(this.waited.unannouncedMs)} s of it in waits too short to announce one by one (${labelOf(credential)}): ${main.reason}; the run goes on at this pace`);
+  }
+
+  /** Why the credential waits now, in words that group alike waits (no values that change from one to the next). */
+  private reasonFor(window: Window): string {
+    if (window.blockedUntilMs > this.now()) return window.blockReason?.startsWith('unplanned 429') ? 'unplanned 429, exponential backoff' : 'answered 429, waiting for Retry-After';
+    if (window.resetPast !== undefined) return `X-RateLimit-Remaining ${window.remaining === 0 ? '0' : 'within the reserve'} with an X-RateLimit-Reset already past (${window.resetPast}), so each request waits for a window said to be over`;
+    return `X-RateLimit-Remaining spent (${this.options.reserve} kept in reserve), waiting for X-RateLimit-Reset`;
   }
 
   /** The window as last seen, for the checks and the tests. */
@@ -207,6 +269,7 @@ export class Pacer {
       // A server that sends seconds-until-reset (non-conforming, RATE-05) is still paced correctly.
       const resetSeconds = absolute ? reset : Math.ceil((now + reset * 1000) / 1000);
       const resetAtMs = (absolute ? this.localTime(reset * 1000, now, headers.date) : now + reset * 1000) + RESET_MARGIN_MS;
+      window.resetPast = resetAtMs - RESET_MARGIN_MS > now ? undefined : reset === 0 ? 'X-RateLimit-Reset: 0' : 'X-RateLimit-Reset at or before the answer';
       if (window.reset === undefined || resetSeconds > window.reset) {
         window.reset = resetSeconds;
         window.resetAtMs = resetAtMs;
@@ -218,7 +281,7 @@ export class Pacer {
         if (remaining !== undefined) {
           // Responses overtake each other: within a window the lowest Remaining is the true one.
           window.remaining = Math.min(window.remaining ?? remaining, remaining);
-          this.noticeSharing(credential, window, remaining);
+          this.noticeSharing(credential, window, remaining, status);
         }
       }
       // An earlier Reset is a late response from a window already over: nothing to learn from it.
@@ -233,8 +296,10 @@ export class Pacer {
   }
 
   /** A window that lost more than this run sent into it is spent by someone else too; said once, kept for the run. */
-  private noticeSharing(credential: string, window: Window, remaining: number): void {
-    if (window.shared || !window.base || window.base.remaining - remaining <= window.base.ownSince) return;
+  private noticeSharing(credential: string, window: Window, remaining: number, status: number): void {
+    if (!window.base || window.base.remaining - remaining <= window.base.ownSince) return;
+    if (status !== 429) window.sharedSeenServed = true;
+    if (window.shared) return;
     window.shared = true;
     this.options.onWait(`X-RateLimit-Remaining (${labelOf(credential)}) fell from ${window.base.remaining} to ${remaining} while this run sent at most ${window.base.ownSince} requests: another client spends the same limit, so from now on its requests go one at a time`);
   }
@@ -260,15 +325,18 @@ export class Pacer {
     return serverNow === undefined ? serverMs : Math.max(serverMs, now + serverMs - serverNow - 1000);
   }
 
-  private announce(credential: string, window: Window, waitMs: number, reason?: string): void {
+  /** Says a wait of a second or more as it starts; true when this wait is covered by a line the person saw. */
+  private announce(credential: string, window: Window, waitMs: number, reason?: string): boolean {
     const until = this.now() + waitMs;
-    if (waitMs < ANNOUNCE_FROM_MS || until <= window.announcedUntilMs) return;
+    if (waitMs < ANNOUNCE_FROM_MS) return false;
+    if (until <= window.announcedUntilMs) return true;
     window.announcedUntilMs = until;
     const why = reason ?? (window.blockedUntilMs > this.now()
       ? window.blockReason ?? 'answered 429'
       : `X-RateLimit-Remaining ${window.remaining} of ${window.limit ?? '?'}, ${this.options.reserve} kept in reserve`);
-    // Said as the wait starts, in words a person reads first: how long, and why (the CLI totals these lines).
+    // Said as the wait starts, in words a person reads first: how long, and why (the tally counts it for the report).
     this.options.onWait(`waiting ${seconds(waitMs)} s for the rate limit (${labelOf(credential)}): ${why}; until ${new Date(until).toISOString().slice(11, 19)}Z`);
+    return true;
   }
 
   private window(credential: string): Window {

@@ -7,9 +7,6 @@ import { curlFor, describeExchange, type Exchange } from '../http/exchange.js';
  */
 export type Outcome = 'passed' | 'failed' | 'skipped' | 'errored' | 'suite-error';
 
-/** The outcomes in the order reports list them. */
-export const OUTCOMES: readonly Outcome[] = ['passed', 'failed', 'errored', 'skipped', 'suite-error'];
-
 /** An exchange as a report carries it: the record plus the line that reproduces it. */
 export interface ExchangeEvidence {
   exchange: Exchange;
@@ -25,10 +22,21 @@ export interface Counterexample {
   replay: string;
 }
 
+/**
+ * What explains a finding, recorded with it: what was expected and what was seen instead, without the case,
+ * the request or the body that showed it. Findings with one cause key are one fix (outcome-meaning.ts groups them).
+ */
+export interface CauseKey {
+  expected: string;
+  seen: string;
+}
+
 export interface Evidence {
   message: string;
   expected?: string;
   seen?: string;
+  /** Absent where a finding states no expected and seen (a check that errored), and in reports written before it. */
+  cause?: CauseKey;
   exchanges: ExchangeEvidence[];
   counterexample?: Counterexample;
 }
@@ -69,9 +77,9 @@ export interface ViolationFacts {
 }
 
 /**
- * The house form of a finding: "limit=0: expected a 4xx, saw 500 (GET /v1/pets?limit=0 → 500)". Reports
- * group findings by the "expected …, saw …" statement, so the case goes before it and the exchanges and
- * the note after it.
+ * The house form of a finding: "limit=0: expected a 4xx, saw 500 (GET /v1/pets?limit=0 → 500)". The
+ * "expected …, saw …" statement is the cause a reader fixes, so the case goes before it and the exchanges
+ * and the note after it; reports group by the cause key recorded beside the message, never by its text.
  */
 export function violationMessage(facts: ViolationFacts): string {
   const exchanges = facts.exchanges ?? [];
@@ -99,6 +107,7 @@ export class RuleViolation extends Error {
       message,
       expected: facts.expected,
       seen: facts.body === undefined ? facts.seen : `${facts.seen}; body ${facts.body}`,
+      cause: { expected: facts.expected, seen: facts.seen },
       exchanges: (facts.exchanges ?? []).map(toEvidence),
       counterexample: facts.counterexample,
     }], facts);

@@ -9,7 +9,7 @@ export const RATELIMIT_DEFECTS = [
     description: 'leaves the X-RateLimit headers off error responses (the 429 included)',
     rules: ['RATE-01', 'RATE-10'],
   },
-  { id: 'rate-remaining-frozen', area: 'ratelimit', description: 'always reports X-RateLimit-Remaining equal to the limit', rules: ['RATE-04', 'RATE-10'] },
+  { id: 'rate-remaining-frozen', area: 'ratelimit', description: 'always reports X-RateLimit-Remaining equal to the limit', rules: ['RATE-04', 'RATE-10', 'RATE-14'] },
   { id: 'rate-reset-delta-seconds', area: 'ratelimit', description: 'sends X-RateLimit-Reset as seconds until the reset', rules: ['RATE-05'] },
   {
     id: 'rate-remaining-above-limit',
@@ -60,5 +60,47 @@ export const RATELIMIT_DEFECTS = [
     area: 'ratelimit',
     description: 'sends Retry-After as fractional seconds ("57.312"): Python\'s reset_at - time.time() formatted without rounding',
     rules: ['RATE-08'],
+  },
+  {
+    id: 'rate-remaining-before-count',
+    area: 'ratelimit',
+    description: 'writes X-RateLimit-Remaining from the count read before the request is added to it (the header hook runs before the counter\'s), one too many: the 429 comes right after an answer that said 1 left',
+    rules: ['RATE-14'],
+  },
+  {
+    id: 'rate-enforced-below-limit',
+    area: 'ratelimit',
+    description: 'refuses at a gateway whose limit is 5 below the X-RateLimit-Limit the application counts down to (two configurations of one plan), its 429 saying Remaining 0: a 429 while the answer before said 5 left',
+    rules: ['RATE-14'],
+  },
+  {
+    id: 'rate-remaining-stale-on-get-pet',
+    area: 'ratelimit',
+    description: 'answers GET /pets/{petId} with the X-RateLimit-Remaining read before that request was counted (its route\'s header hook runs before the limiter\'s): the next answer shows Remaining fallen by two',
+    rules: ['RATE-15'],
+  },
+  {
+    id: 'rate-remaining-frozen-on-get-pet',
+    area: 'ratelimit',
+    description: 'answers GET /pets/{petId} with X-RateLimit-Remaining from a limiter instance of its own that is never incremented (always the limit), while the global one counts the request',
+    rules: ['RATE-04', 'RATE-15'],
+  },
+  {
+    id: 'rate-headers-skip-get-pet',
+    area: 'ratelimit',
+    description: 'sends no X-RateLimit-* on GET /pets/{petId}: the header plugin is registered on the /pets routes only',
+    rules: ['RATE-01'],
+  },
+  {
+    id: 'rate-headers-skip-post',
+    area: 'ratelimit',
+    description: 'sends no X-RateLimit-* on POST /pets answers: the headers are added by a decorator on the GET handlers',
+    rules: ['RATE-01'],
+  },
+  {
+    id: 'rate-headers-skip-401',
+    area: 'ratelimit',
+    description: 'sends no X-RateLimit-* on a 401: the auth middleware answers before the rate-limit middleware runs',
+    rules: ['RATE-01'],
   },
 ] as const satisfies readonly DefectSpec[];

@@ -14,4 +14,9 @@ export const RATELIMIT_VARIANTS = [
     // A short window, so that requests age out and the Reset moves within one run.
     options: { rateLimit: { limit: 100, windowMs: 2_000 } },
   },
+  {
+    id: 'limit-by-address',
+    area: 'ratelimit',
+    description: 'limits by client address, not by key (a reverse proxy\'s limit_req keyed on the remote address): requests without a valid key spend the key\'s window too',
+  },
 ] as const satisfies readonly VariantSpec[];

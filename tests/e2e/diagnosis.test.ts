@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { diagnoseEarlyAnswers } from '../../helpers/http/diagnosis.js';
+import { diagnoseEarlyAnswers, hintAfterLooking, otherBaseUrl } from '../../helpers/http/diagnosis.js';
 import type { AuthMode, Exchange } from '../../helpers/http/exchange.js';
 import { startReferenceServer } from '../../server/reference-server.js';
 import { runCli } from '../support/cli.js';
@@ -53,6 +53,23 @@ describe('the first answers', () => {
     expect(diagnoseEarlyAnswers([answered(1, '/pets/9223372036854775807', 404)], BASE)).toBeUndefined();
   });
 
+  it('propose the other base URL only when the one look there, with the key, listed pets', () => {
+    const root = 'http://127.0.0.1:9';
+    const listed = answered(9, '/pets?limit=1', 200, { base: root, body: '[]' });
+    listed.response!.json = [];
+    expect(otherBaseUrl(`${root}/v1`)).toBe(root);
+    expect(otherBaseUrl(`${root}/`)).toBe(`${root}/v1`);
+    expect(hintAfterLooking(root, listed)).toBe(`the Pet Store API answers at ${root} (GET /pets listed pets): did you mean --base-url ${root}?`);
+    const missing = answered(9, '/pets?limit=1', 404, { base: root });
+    expect(hintAfterLooking(root, missing)).not.toContain('did you mean');
+    expect(hintAfterLooking(root, missing)).toContain(`${root} is not it either (GET /pets answered 404)`);
+  });
+
+  it('do not tell a base URL ending in /v1 that it must end in /v1', () => {
+    const hint = diagnoseEarlyAnswers([answered(1, '/pets?limit=1', 404)], BASE)?.hint;
+    expect(hint).not.toMatch(/end(ing)? in \/v1/);
+  });
+
   it('are read only at the start of a run: a 404 later on is what a check provoked', () => {
     expect(diagnoseEarlyAnswers([answered(9, '/pets', 404)], BASE)).toBeUndefined();
   });
@@ -75,6 +92,27 @@ describe('a correct server addressed without /v1', () => {
       expect(readFileSync(join(run.reportDir, 'summary.md'), 'utf8')).toMatch(/^## ⛔ Not judged[\s\S]*--base-url/);
       expect(readFileSync(join(run.reportDir, 'junit.xml'), 'utf8')).toContain('<property name="diagnosis" value="not judged: GET /pets answered 404 with the key');
       expect(readFileSync(join(run.reportDir, 'report.html'), 'utf8')).toMatch(/id="verdict">Not judged<[\s\S]*The target cannot be judged[\s\S]*did you mean --base-url/);
+    } finally {
+      await server.close();
+    }
+  }, 180_000);
+});
+
+describe('a correct server that serves at its root, addressed with /v1', () => {
+  it('ends the run, exit 3, proposing the root it looked at once with the key', async () => {
+    const server = await startReferenceServer({ apiKeys: ['diagnosis-key-5c1e0b7a'], basePath: '' });
+    try {
+      const root = server.url.replace(/\/+$/, '');
+      const run = await withChildSlot(() => runCli(['--base-url', `${root}/v1`], { env: { PETSTORE_API_KEY: server.apiKey } }));
+      expect(run.code, run.stderr).toBe(3);
+      expect(run.stdout).toContain(`did you mean --base-url ${root}?`);
+      expect(run.stdout).not.toMatch(/end(ing)? in \/v1/);
+      expect(run.report?.diagnosis?.hint).toContain(`the Pet Store API answers at ${root}`);
+      // One look, with the key, and in exchanges.har like every request of the run.
+      const har = JSON.parse(readFileSync(join(run.reportDir, 'exchanges.har'), 'utf8')) as { log: { entries: Array<{ request: { url: string; headers: Array<{ name: string; value: string }> } }> } };
+      const looks = har.log.entries.filter((entry) => !new URL(entry.request.url).pathname.startsWith('/v1'));
+      expect(looks.map((entry) => entry.request.url)).toEqual([`${root}/pets?limit=1`]);
+      expect(looks[0]!.request.headers.some((header) => header.name.toLowerCase() === 'authorization')).toBe(true);
     } finally {
       await server.close();
     }

@@ -1,8 +1,10 @@
 // A target whose rate limit never frees up: pacing honours it, and --max-duration bounds the whole run.
+// A mock whose every rate-limit header is 0 (as Stoplight Prism sends them): pacing slows the run, and says so.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectKeyNowhere, runAgainst } from '../support/hostile-run.js';
+import { expectKeyNowhere, ruleOf, runAgainst } from '../support/hostile-run.js';
+import { prismLikeHandler, startHttpServer, type LoopbackServer } from '../support/hostile-servers.js';
 
 /** Every answer says the window is spent and resets 100 s from now: a run that obeys it would wait forever. */
 function startExhaustedServer(): Promise<{ server: Server; url: string; requests: () => number }> {
@@ -44,4 +46,40 @@ describe('a rate limit that never frees up', () => {
     expect(target.requests()).toBeLessThanOrEqual(8);
     expectKeyNowhere(run);
   });
+});
+
+describe('a mock whose every rate-limit header is 0 (Remaining 0, Reset 0, as Prism sends them)', () => {
+  let target: LoopbackServer;
+  beforeAll(async () => {
+    target = await startHttpServer(prismLikeHandler());
+  });
+  afterAll(() => target.close());
+
+  it('says once that pacing holds the run back, and why; report.json counts every wait; RATE-04 and RATE-13 say what they saw', async () => {
+    // The auth and fetching areas' requests (some 50, with and without a key) wait a quarter second each: some 10 s.
+    const run = await runAgainst(target.baseUrl, ['--only', 'auth,fetching,ratelimit', '--rate-limit-budget', '0', '--max-duration', '50']);
+    expect(run.report, run.stderr).toBeDefined();
+    const said = run.stdout.split('\n').filter((line) => /held this run back/.test(line));
+    expect(said, run.stdout).toHaveLength(1);
+    expect(said[0]).toMatch(/rate-limit pacing has held this run back \d+\.\d s so far in \d+ waits, \d+\.\d s of it in waits too short to announce one by one \(.+\): X-RateLimit-Remaining 0 with an X-RateLimit-Reset already past \(X-RateLimit-Reset: 0\)/);
+
+    const waits = run.report!.rateLimitWaits!;
+    // One wait per request held back, however often it slept: never more waits than requests.
+    expect(waits.count).toBeGreaterThanOrEqual(20);
+    expect(waits.count).toBeLessThanOrEqual(run.report!.requests.total);
+    expect(waits.totalMs).toBeGreaterThanOrEqual(5_000);
+    expect(waits.reasons?.[0]?.reason).toMatch(/^X-RateLimit-Remaining 0 with an X-RateLimit-Reset already past \(X-RateLimit-Reset: 0\)/);
+    // The summary line totals them, short ones included.
+    expect(run.stdout).toMatch(new RegExp(`, ${waits.count} rate-limit waits \\(\\d+\\.\\d s\\)`));
+
+    const steps = ruleOf(run, 'RATE-04');
+    expect(steps.status).toBe('skipped');
+    expect(steps.message).toMatch(/X-RateLimit-Reset already past \(0\)/);
+    expect(steps.message).not.toMatch(/sliding window/);
+    const counting = ruleOf(run, 'RATE-13').observations.join('\n');
+    expect(counting).toMatch(/with the key: not told \(no request came while X-RateLimit-Remaining was above 0; \d+ came when X-RateLimit-Remaining was already 0/);
+    expect(counting).toMatch(/requests without a valid key \(\d+\): not told \(\d+ came when X-RateLimit-Remaining was already 0/);
+    expect(counting).not.toMatch(/\b0 request\(s\) lowered|[^\d]0 of \d+ lowered|not counted/);
+    expectKeyNowhere(run);
+  }, 90_000);
 });

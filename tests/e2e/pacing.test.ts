@@ -187,6 +187,48 @@ describe('pacing by X-RateLimit-Remaining', () => {
   });
 });
 
+describe('waits that add up', () => {
+  /** As Stoplight Prism answers from an OpenAPI description without examples: every header 0, on every answer. */
+  const zeros = { 'x-ratelimit-limit': '0', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '0' };
+
+  it('counts every wait, each too short to announce, and says once, with the reason, that they hold the run back', async () => {
+    const { pacer, lines, sleeps } = fakePacer();
+    for (let i = 0; i < 40; i++) await request(pacer, 'key', 200, zeros);
+    expect(sleeps.length, 'Reset 0 means a wait of the margin before every request').toBe(39);
+    expect(sleeps.every((ms) => ms < 1_000)).toBe(true);
+    const waits = pacer.waits();
+    expect(waits.count).toBe(39);
+    expect(waits.totalMs).toBe(sleeps.reduce((sum, ms) => sum + ms, 0));
+    expect(waits.reasons).toEqual([{ reason: expect.stringMatching(/^X-RateLimit-Remaining 0 with an X-RateLimit-Reset already past \(X-RateLimit-Reset: 0\)/) as string, count: 39, totalMs: waits.totalMs }]);
+    const said = lines.filter((line) => /held this run back/.test(line));
+    expect(said).toHaveLength(1);
+    expect(said[0]).toMatch(/^rate-limit pacing has held this run back 5\.\d s so far in \d+ waits, 5\.\d s of it in waits too short to announce one by one \(API key\): X-RateLimit-Remaining 0 with an X-RateLimit-Reset already past/);
+  });
+
+  it('hears the tally after every wait, for the report', async () => {
+    const tallies: number[] = [];
+    const { pacer } = fakePacer({ onWaited: (tally) => tallies.push(tally.count) });
+    for (let i = 0; i < 3; i++) await request(pacer, 'key', 200, zeros);
+    expect(tallies).toEqual([1, 2]);
+  });
+});
+
+describe('another client, and a 429', () => {
+  it('takes an unexplained fall shown by a served answer as another client, and one shown only by a 429 as no evidence of one', async () => {
+    const refused = fakePacer();
+    await request(refused.pacer, 'key', 200, headers(300, 200, T0 + 30_000));
+    await request(refused.pacer, 'key', 429, headers(300, 0, T0 + 30_000, { 'retry-after': '1' }));
+    // Paced with care all the same, but a 429's Remaining 0 is the refusal RATE-14 judges, not evidence of a client.
+    expect(refused.pacer.snapshot('key').shared).toBe(true);
+    expect(refused.pacer.snapshot('key').sharedSeenServed).toBeUndefined();
+
+    const served = fakePacer();
+    await request(served.pacer, 'key', 200, headers(300, 200, T0 + 30_000));
+    await request(served.pacer, 'key', 200, headers(300, 150, T0 + 30_000));
+    expect(served.pacer.snapshot('key').sharedSeenServed).toBe(true);
+  });
+});
+
 describe('after a 429', () => {
   it('honours Retry-After in delta-seconds before any request on that credential', async () => {
     const { pacer, now } = fakePacer();

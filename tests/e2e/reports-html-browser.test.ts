@@ -12,7 +12,8 @@ import { withChildSlot } from '../support/harness.js';
 
 // A run may first wait for one of the machine's child slots, held by other test files.
 const SLOT_WAIT_MS = 5 * 60_000;
-import { sampleReport } from '../support/sample-report.js';
+import { HOSTILE_SPEC_MARKDOWN, sampleReport } from '../support/sample-report.js';
+import { specSections } from '../../cli/reports/spec-text.js';
 
 const missing = browserMissing();
 if (missing) console.warn(`report.html browser tests skipped: ${missing}`);
@@ -81,6 +82,18 @@ describe.skipIf(missing !== undefined)('report.html in headless Chromium', () =>
     expect(errors).toEqual([]);
   });
 
+  it('shows the specification rendered from its Markdown, its tables as tables, a rule\'s section link landing there', async () => {
+    const { page, errors } = await open(browser, reportHtml);
+    const table = page.locator('#spec table').first();
+    expect(await page.locator('#spec table').count()).toBeGreaterThanOrEqual(5);
+    expect(await table.locator('th').first().innerText()).toBe('Environment');
+    expect(await page.locator('#spec').innerText()).not.toMatch(/^\s*\|.*\|\s*$/m);
+    await page.locator('#rule-LIST-02 blockquote cite a').click();
+    await page.locator('#spec-limits-page-size').waitFor({ state: 'visible', timeout: 5_000 });
+    await page.locator('#spec .spec-section:has(table)').nth(1).screenshot({ path: join(run.reportDir, 'report-spec.png') });
+    expect(errors).toEqual([]);
+  });
+
   it('fits a phone screen: nothing is wider than the viewport, even with evidence open', async () => {
     const { page } = await open(browser, reportHtml, PHONE);
     await page.screenshot({ path: join(run.reportDir, 'report-phone.png') });
@@ -124,7 +137,9 @@ describe.skipIf(missing !== undefined)('report.html in headless Chromium', () =>
   it('runs nothing and loads nothing a hostile server sent, and shows its bytes as text', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'petstore-hostile-html-'));
     const file = join(dir, 'report.html');
-    writeFileSync(file, toHtml(sampleReport()));
+    const specFile = join(dir, 'spec.md');
+    writeFileSync(specFile, HOSTILE_SPEC_MARKDOWN);
+    writeFileSync(file, toHtml(sampleReport(), specSections(specFile)));
     const { page, fetched, errors } = await open(browser, file);
     await page.locator('#rule-CREATE-03 details.evidence > summary').click();
     expect(await page.evaluate('window.__pwned')).toBeUndefined();
@@ -133,6 +148,10 @@ describe.skipIf(missing !== undefined)('report.html in headless Chromium', () =>
     expect(await page.locator('#rule-FUZZ-01 .counterexample').count()).toBe(1);
     await page.locator('#rule-FUZZ-01 details.evidence > summary').click();
     expect(await page.locator('#rule-FUZZ-01 .counterexample').innerText()).toMatch(/Fuzzing seed 424242, mutation categoryId as a string \(fast-check counterexample path 3:0:1\)\. Shrunk body:\s+\{"name":"a","categoryId":"1"\}/);
+    // The spec's own Markdown: its tags are text, its script links no links, its image a link that loads nothing.
+    expect(await page.locator('#spec').innerText()).toContain('<script>window.__pwned=4</script>');
+    expect(await page.locator('#spec a').evaluateAll((links) => links.map((link) => link.getAttribute('href')))).toEqual(['http://127.0.0.1:9/pixel.png']);
+    expect(await page.locator('#spec img').count()).toBe(0);
     await page.locator('#rule-CREATE-03').screenshot({ path: join(dir, 'hostile-CREATE-03.png') });
     expect(fetched).toEqual([]);
     expect(errors).toEqual([]);

@@ -4,6 +4,7 @@ import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Report, RuleResult } from '../../cli/report.js';
+import { isFailing } from '../../helpers/judge/outcome-meaning.js';
 import type { ReferenceServerOptions } from '../../server/options.js';
 import type { ServerSettings } from '../../server/settings.js';
 
@@ -114,7 +115,7 @@ export interface RuleDiff {
 
 /** The MUST and SHOULD rules a report shows as failed or errored: what a user would be told is broken. */
 export function brokenRules(report: Report | undefined): RuleResult[] {
-  return (report?.rules ?? []).filter((rule) => isJudged(rule) && (rule.status === 'failed' || rule.status === 'errored'));
+  return (report?.rules ?? []).filter((rule) => isJudged(rule) && isFailing(rule.status));
 }
 
 /**

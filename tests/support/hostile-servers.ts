@@ -196,3 +196,23 @@ function pem(label: string, bytes: Buffer): string {
   const lines = bytes.toString('base64').match(/.{1,64}/g) ?? [];
   return `-----BEGIN ${label}-----\n${lines.join('\n')}\n-----END ${label}-----\n`;
 }
+
+/**
+ * A mock served from an OpenAPI description, as Stoplight Prism serves one: the documented statuses with
+ * example bodies, every integer header it cannot find an example for set to 0. So every answer says
+ * X-RateLimit-Limit 0, Remaining 0 and Reset 0: a window spent, that ended at the epoch.
+ */
+export function prismLikeHandler(): Handler {
+  const pet = { id: 1, name: 'doggie', categoryId: 1, status: 'available' };
+  return (request, response) => {
+    const zeros = { 'x-ratelimit-limit': '0', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '0' };
+    for (const [name, value] of Object.entries(zeros)) response.setHeader(name, value);
+    const path = new URL(request.url ?? '/', 'http://mock').pathname;
+    if (!/^Bearer \S+$/.test(request.headers.authorization ?? '')) return sendJson(response, 401, { code: 'unauthorized', message: 'no bearer token', status: 401 });
+    if (request.method === 'GET' && path === '/v1/pets') return sendJson(response, 200, [pet]);
+    if (request.method === 'POST' && path === '/v1/pets') return sendJson(response, 201, pet);
+    if (request.method === 'GET' && /^\/v1\/pets\/[^/]+$/.test(path)) return sendJson(response, 200, pet);
+    if (request.method === 'GET' && path === '/v1/store/orders') return sendJson(response, 200, []);
+    return sendJson(response, 404, { code: 'not_found', message: 'no route', status: 404 });
+  };
+}

@@ -1,7 +1,11 @@
 // A small hand-made Report for the renderers' unit tests: one rule of each outcome, and a failure
 // whose evidence carries what a hostile server could send (markup, quotes, control characters).
-import type { Report, RuleResult } from '../../cli/report.js';
+import { countsOf, type Report, type RuleResult } from '../../cli/report.js';
 import type { Exchange } from '../../helpers/http/exchange.js';
+import { OUTCOMES } from '../../helpers/judge/outcome-meaning.js';
+import type { Level } from '../../helpers/spec/catalog.js';
+
+const LEVELS: readonly Level[] = ['MUST', 'SHOULD', 'INFO'];
 
 /** What a hostile target puts in a response: markup that would run, load or spoof if not escaped. */
 export const HOSTILE_BODY = '{"name":"</pre><script>window.__pwned=1</script><img src=x onerror="window.__pwned=2">","note":"\u202eevil\u0007"}';
@@ -94,4 +98,36 @@ export function sampleReport(overrides: Partial<Report> = {}): Report {
     rules,
     ...overrides,
   };
+}
+
+/**
+ * A specification whose Markdown tries what a hostile or careless text could: raw tags, a script link, an
+ * event handler, a remote image. report.html renders it, and none of it may run or load.
+ */
+export const HOSTILE_SPEC_MARKDOWN = `## Endpoints
+
+### GET /pets (\`listPets\`) <script>window.__pwned=9</script>
+
+<script>window.__pwned=4</script>
+
+| Field | Type |
+| --- | ---: |
+| name | string |
+
+[run me](javascript:window.__pwned=5) <javascript:window.__pwned=6> [data](data:text/html,<script>window.__pwned=7</script>)
+
+![tracker](http://127.0.0.1:9/pixel.png) <img src=x onerror="window.__pwned=8">
+`;
+
+/**
+ * A report with one rule of every outcome at every level (IDs such as `MUST-failed`), each with a finding of
+ * its own cause, and its counts: what the renderers are held to the outcome meaning with.
+ */
+export function everyOutcomeReport(overrides: Partial<Report> = {}): Report {
+  const rules = LEVELS.flatMap((level) => OUTCOMES.map((status) => rule({
+    id: `${level}-${status}`, level, area: 'listing', status,
+    message: `${status} at ${level}`,
+    evidence: [{ message: `expected a, saw b for ${status} at ${level}`, expected: 'a', seen: 'b', cause: { expected: 'a', seen: `b for ${status} at ${level}` }, exchanges: [] }],
+  })));
+  return sampleReport({ verdict: 'not-certified', exitCode: 4, rules, counts: countsOf(rules), suiteErrors: [], ...overrides });
 }

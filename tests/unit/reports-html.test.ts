@@ -1,7 +1,18 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { toHtml, verdictReason } from '../../cli/reports/html.js';
 import { readable } from '../../cli/reports/http-text.js';
-import { HOSTILE_BODY, sampleReport } from '../support/sample-report.js';
+import { specSections } from '../../cli/reports/spec-text.js';
+import { HOSTILE_BODY, HOSTILE_SPEC_MARKDOWN, sampleReport } from '../support/sample-report.js';
+
+/** The sections of a specification written to a file of its own, as report.html reads the shipped one. */
+function specFrom(markdown: string) {
+  const file = join(mkdtempSync(join(tmpdir(), 'petstore-spec-')), 'spec.md');
+  writeFileSync(file, markdown);
+  return specSections(file);
+}
 
 describe('report.html', () => {
   const page = toHtml(sampleReport());
@@ -43,6 +54,44 @@ describe('report.html', () => {
     expect(toHtml(sampleReport({ verdict: 'incomplete' }))).toContain('<p class="verdict-word" id="verdict">Incomplete</p>');
     expect(verdictReason(sampleReport())).toBe('2 MUST rules failed.');
     expect(verdictReason(sampleReport({ verdict: 'incomplete' }))).toMatch(/1 rule at MUST level were skipped, so this run cannot certify/);
+  });
+});
+
+describe('the specification in report.html', () => {
+  const page = toHtml(sampleReport());
+  const appendix = page.slice(page.indexOf('<section class="spec" id="spec">'));
+
+  it('is rendered from its Markdown: its tables are HTML tables, and no Markdown table row is left', () => {
+    expect(appendix).toMatch(/<div class="spec-section" id="spec-resources-and-their-fields-newpet[^"]*"><h3>[^<]*<\/h3><div class="spec-text"><table>\s*<thead>\s*<tr>\s*<th>Field<\/th>/);
+    expect(appendix.match(/<table>/g)?.length).toBeGreaterThanOrEqual(5);
+    expect(page).not.toMatch(/^\s*\|.*\|\s*$/m);
+    expect(page).not.toContain('<pre class="spec-text">');
+    // Inline code stays code, and no cell carries a style attribute the page's CSP would refuse.
+    expect(appendix).toContain('<code>/v1</code>');
+    expect(appendix).not.toMatch(/\sstyle=/);
+  });
+
+  it('runs and loads nothing its text holds: a <script>, a javascript: link, an image, an event handler', () => {
+    const hostile = toHtml(sampleReport(), specFrom(HOSTILE_SPEC_MARKDOWN));
+    const spec = hostile.slice(hostile.indexOf('<section class="spec" id="spec">'));
+    expect(hostile.match(/<script\b/gi)).toHaveLength(1);
+    expect(spec).toContain('&lt;script&gt;window.__pwned=4&lt;/script&gt;');
+    expect(spec).not.toMatch(/href\s*=\s*["']?\s*(javascript|data):/i);
+    expect(spec).not.toMatch(/<img\b/i);
+    expect(spec).toContain('&lt;img src=x onerror=&quot;window.__pwned=8&quot;&gt;');
+    expect(spec).toMatch(/<table>[\s\S]*<th class="align-right">Type<\/th>/);
+    expect(spec).toContain('<h3>Endpoints › GET /pets (<code>listPets</code>) &lt;script&gt;window.__pwned=9&lt;/script&gt;</h3>');
+  });
+});
+
+describe('a cancelled run in report.html', () => {
+  const cancelled = sampleReport({ verdict: 'incomplete', exitCode: 143, cancelled: 'SIGTERM' });
+
+  it('is named cancelled in the header and the title, with the signal, not only incomplete', () => {
+    const page = toHtml(cancelled);
+    expect(page).toContain('<p class="verdict-word" id="verdict">Incomplete: cancelled (SIGTERM)</p>');
+    expect(page).toMatch(/<title>Incomplete: cancelled \(SIGTERM\): /);
+    expect(verdictReason(cancelled)).toBe('The run was cancelled (SIGTERM) before it judged every rule, so it cannot certify the server: 1 rule at MUST level were not judged; 2 MUST rules had failed by then.');
   });
 });
 

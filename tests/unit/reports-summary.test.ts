@@ -30,4 +30,9 @@ describe('summary.md', () => {
     expect(toSummaryMarkdown(sampleReport({ verdict: 'certified' }))).toMatch(/^## ✅ Certified: `http:\/\/127\.0\.0\.1:9\/v1`\n/);
     expect(toSummaryMarkdown(sampleReport({ verdict: 'incomplete' }))).toMatch(/^## ⚠️ Incomplete: MUST rules were skipped: `/);
   });
+
+  it('names a cancelled run as cancelled, with the signal', () => {
+    const summary = toSummaryMarkdown(sampleReport({ verdict: 'incomplete', exitCode: 143, cancelled: 'SIGINT' }));
+    expect(summary).toMatch(/^## ⚠️ Incomplete: the run was cancelled \(SIGINT\) before it judged every rule: `http:\/\/127\.0\.0\.1:9\/v1`\n/);
+  });
 });
