@@ -2,7 +2,7 @@ import { basename } from 'node:path';
 import type { TestSequencer, TestSpecification } from 'vitest/node';
 import { AREA_ORDER } from '../helpers/spec/facts.js';
 
-/** Runs the suite files in catalog area order: errors and rate limits judge what the others sent, the 429 probe goes last. */
+/** Runs the suite files in catalog area order: the store model (consistency) after every area that writes, errors and rate limits judge what the others sent, the 429 probe goes last. */
 export class AreaOrderSequencer implements TestSequencer {
   async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const rank = (file: TestSpecification) => {

@@ -105,6 +105,12 @@ export function answerBeforeAuth(request: FastifyRequest, reply: FastifyReply, c
   }
   if (route !== `${base}/pets/:petId`) return undefined;
   const raw = (request.params as { petId: string }).petId;
+  // Express with the route written /pets/:petId(\\d+): a segment that is not digits matches no route, so the
+  // router's auth middleware never runs and finalhandler answers its own 404 page.
+  if (ctx.has('fetch-route-regex-default-404') && !/^[0-9]+$/.test(raw)) {
+    const page = `<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<title>Error</title>\n</head>\n<body>\n<pre>Cannot GET ${request.url.replace(/[<>&"]/g, '')}</pre>\n</body>\n</html>\n`;
+    return reply.code(404).header('content-type', 'text/html; charset=utf-8').send(page);
+  }
   const id = parseInt64(raw);
   if ((ctx.has('auth-after-petid-parse') || ctx.has('auth-lookup-before-key')) && id === undefined) {
     return sendError(reply, ctx, 400, 'invalid_parameter', 'petId must be an int64 integer');

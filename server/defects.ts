@@ -1,4 +1,5 @@
 import { AUTH_DEFECTS } from './defects/auth.js';
+import { CONSISTENCY_DEFECTS } from './defects/consistency.js';
 import { CREATING_DEFECTS } from './defects/creating.js';
 import { ERRORS_DEFECTS } from './defects/errors.js';
 import { FETCHING_DEFECTS } from './defects/fetching.js';
@@ -23,6 +24,7 @@ export const DEFECTS = [
   ...VERSIONING_DEFECTS,
   ...ERRORS_DEFECTS,
   ...RATELIMIT_DEFECTS,
+  ...CONSISTENCY_DEFECTS,
 ] as const satisfies readonly DefectSpec[];
 
 export type DefectId = (typeof DEFECTS)[number]['id'];

@@ -25,6 +25,7 @@ export interface RunningReferenceServer {
 }
 
 const SLOW_DELAY_MS = 200;
+const NGINX_401 = '<html>\r\n<head><title>401 Authorization Required</title></head>\r\n<body>\r\n<center><h1>401 Authorization Required</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n';
 const BAN_AFTER_429S = 3;
 
 /** Starts the server on loopback (by default) and resolves once it listens. */
@@ -124,6 +125,10 @@ function gate(ctx: Context): (request: FastifyRequest, reply: FastifyReply) => P
     const early = answerBeforeAuth(request, reply, ctx);
     if (early) return early;
     if (authDeferred(request, ctx) || accepts(request.headers.authorization, ctx)) return undefined;
+    // nginx's auth_request on the /store/ location: its own 401 page, never the upstream's Error.
+    if (ctx.has('store-orders-nginx-401') && request.routeOptions.url === `${ctx.settings.basePath}/store/orders`) {
+      return reply.code(401).header('content-type', 'text/html').send(NGINX_401);
+    }
     return sendUnauthorized(reply, ctx);
   };
 }

@@ -10,6 +10,9 @@ const { default: DEFAULT_LIMIT, min: MIN_LIMIT, max: MAX_LIMIT } = PAGE_SIZE;
 // Used by the deprecation-headers variant: a fixed announcement date keeps responses reproducible.
 const DEPRECATED_SINCE = Date.UTC(2025, 0, 1) / 1000;
 const SUNSET = 'Thu, 05 Dec 2030 00:00:00 GMT';
+const SPA_INDEX = '<!doctype html>\n<html><head><meta charset="utf-8"><title>Pet Store</title></head><body><div id="root"></div><script src="/assets/index.js"></script></body></html>\n';
+// The data layer's own cap, below the API's maximum of 100.
+const DATA_LAYER_PAGE_CAP = 50;
 
 type Parsed<T> = { value: T } | { status: 400 | 500; message: string };
 type Handler = (request: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply>;
@@ -21,8 +24,14 @@ export function registerRoutes(app: FastifyInstance, ctx: Context): void {
   app.post(`${base}/pets`, createPet(ctx));
   if (!ctx.has('fetch-removed')) app.get(`${base}/pets/:petId`, getPet(ctx));
   if (!ctx.has('store-orders-missing')) {
-    app.get(`${base}/store/orders`, async (_request, reply) =>
-      ctx.has('auth-store-orders-rejects-key') ? sendUnauthorized(reply, ctx) : sendJson(reply, ctx, 200, []));
+    app.get(`${base}/store/orders`, async (_request, reply) => {
+      if (ctx.has('auth-store-orders-rejects-key')) return sendUnauthorized(reply, ctx);
+      // Express's res.send of a string: the JSON text goes out as text/plain when the type was set by hand.
+      if (ctx.has('store-orders-text-plain')) return sendJson(reply, ctx, 200, [], 'text/plain; charset=utf-8');
+      // A single-page app's catch-all route answers the path the API never mapped with its index.html.
+      if (ctx.has('store-orders-spa-fallback')) return reply.code(200).header('content-type', 'text/html; charset=utf-8').send(SPA_INDEX);
+      return sendJson(reply, ctx, 200, []);
+    });
   }
 }
 
@@ -42,20 +51,38 @@ function listPets(ctx: Context): Handler {
     const status = readStatusFilter(query.status, ctx);
     if (!('value' in status)) return sendQueryError(reply, ctx, status, 'status');
     const items = selectPets(ctx, pageSize(limit.value, query.limit !== undefined, status.value, ctx), status.value);
-    const body = items.map((pet) => withoutDefaultStatus(listItem(pet, ctx), ctx));
-    const contentType = ctx.has('list-text-plain') ? 'text/plain; charset=utf-8' : undefined;
+    const body = asPageDefects(items.map((pet) => withoutDefaultStatus(listItem(pet, ctx), ctx)), status.value, ctx);
+    // Spring HATEOAS negotiates its own media type for a collection resource, whatever the body looks like.
+    const contentType = ctx.has('list-text-plain') ? 'text/plain; charset=utf-8' : ctx.has('list-hal-json') ? 'application/hal+json' : undefined;
     return sendJson(reply, ctx, 200, ctx.has('list-wrapped-object') ? { items: body } : body, contentType);
   };
 }
 
 /** A refused query parameter: the Error it calls for, or what a framework answers by habit. */
+// Express's res.sendStatus(400): the reason phrase as text/plain.
+const SEND_STATUS = 'Bad Request';
+
 function sendQueryError(reply: FastifyReply, ctx: Context, failure: { status: 400 | 500; message: string }, parameter: string): FastifyReply {
+  if (failure.message === SEND_STATUS) return reply.code(400).header('content-type', 'text/plain; charset=utf-8').send(SEND_STATUS);
   if (failure.status === 400 && parameter === 'limit' && ctx.has('list-limit-422-detail')) {
     // FastAPI's own validation answer: 422 and {"detail": [...]}, not the spec's Error.
     return sendJson(reply, ctx, 422, { detail: [{ loc: ['query', 'limit'], msg: failure.message, type: 'value_error' }] });
   }
   if (failure.status === 400 && ctx.variant('query-errors-422')) return sendError(reply, ctx, 422, 'invalid_parameter', failure.message);
+  // Django REST framework's serializer errors: {"limit": ["A valid integer is required."]}, no Error body.
+  if (failure.status === 400 && parameter === 'limit' && ctx.has('list-limit-drf-field-errors')) return sendJson(reply, ctx, 400, { limit: ['A valid integer is required.'] });
   return sendParseError(reply, ctx, failure);
+}
+
+/** The items of a page as the defects of the page as a whole write them. */
+function asPageDefects(items: Record<string, unknown>[], status: string | undefined, ctx: Context): Record<string, unknown>[] {
+  // ROW_NUMBER() OVER (ORDER BY id) served as the id: it matches the ids only on an unfiltered page of ids from 1.
+  if (ctx.has('list-row-number-ids')) items.forEach((item, index) => { item.id = BigInt(index + 1); });
+  // A projection for filtered queries that leaves the status column out.
+  if (ctx.has('list-filter-projection-drops-status') && status !== undefined) for (const item of items) delete item.status;
+  // A category cache keyed by the first pet it was filled for.
+  if (ctx.has('list-cached-category') && items.length > 0) for (const item of items) item.categoryId = items[0]!.categoryId;
+  return items;
 }
 
 // Jackson's @JsonInclude(NON_DEFAULT) on a list DTO whose status field defaults to AVAILABLE.
@@ -105,6 +132,7 @@ function readStatusFilter(raw: unknown, ctx: Context): Parsed<string | undefined
   if (raw === undefined || isPetStatus(raw)) return { value: raw };
   if (typeof raw === 'string' && ctx.variant('status-filter-case-insensitive') && isPetStatus(raw.toLowerCase())) return { value: raw.toLowerCase() };
   if (ctx.has('errors-unknown-status-500')) return { status: 500, message: 'internal error' };
+  if (ctx.has('list-status-sendstatus-400')) return { status: 400, message: SEND_STATUS };
   // An unknown status matches no pet: an empty page, which the spec does not forbid.
   if (ctx.variant('unknown-status-empty')) return { value: typeof raw === 'string' ? raw : String(raw) };
   return { status: 400, message: 'status must be one of available, pending, sold' };
@@ -123,17 +151,24 @@ function pageSize(limit: number, limitGiven: boolean, status: string | undefined
 
 function selectPets(ctx: Context, size: number, status: string | undefined): readonly StoredPet[] {
   let pets = ctx.store.all();
-  if (ctx.variant('newest-first')) pets = [...pets].reverse();
+  if (ctx.variant('newest-first') || ctx.has('list-page-capped-at-50')) pets = [...pets].reverse();
+  // A default scope (Rails) or manager (Django) that keeps only rows whose enum column holds a known value.
+  if (ctx.has('list-scope-drops-null-status')) pets = pets.filter((pet) => typeof pet.status === 'string');
   if (ctx.variant('shuffled')) pets = shuffled(pets);
   // SELECT … FROM (SELECT … LIMIT n) WHERE status = ?: the page is cut before it is filtered.
   if (ctx.has('list-filter-after-limit')) pets = cut(pets, size);
-  if (status !== undefined && !ctx.has('list-status-ignored')) pets = pets.filter((pet) => pet.status === status);
+  // `status = ? OR status IS NULL`: an "optional" filter that also matches the rows without status.
+  const matches = (pet: StoredPet) => pet.status === status || (ctx.has('list-filter-matches-null-status') && (pet.status === undefined || pet.status === null));
+  if (status !== undefined && !ctx.has('list-status-ignored')) pets = pets.filter(matches);
+  // A LEFT JOIN without DISTINCT: the first row has two matches in the joined table, so it comes twice.
+  if (ctx.has('list-join-repeats-row') && pets.length > 0) pets = [pets[0]!, ...pets];
   if (status !== undefined && ctx.has('list-status-empty')) pets = [];
-  return cut(pets, size);
+  return cut(pets, size, ctx);
 }
 
 /** The first `size` pets; a negative size drops that many from the end, as a Python slice does. */
-function cut(pets: readonly StoredPet[], size: number): readonly StoredPet[] {
+function cut(pets: readonly StoredPet[], size: number, ctx?: Context): readonly StoredPet[] {
+  if (ctx?.has('list-page-capped-at-50')) return pets.slice(0, Math.min(size, DATA_LAYER_PAGE_CAP));
   return Number.isFinite(size) ? pets.slice(0, size) : pets;
 }
 
@@ -151,6 +186,10 @@ function listItem(pet: StoredPet, ctx: Context): Record<string, unknown> {
   const body = petBody(pet, ctx);
   if (ctx.has('list-categoryid-string')) body.categoryId = String(pet.categoryId);
   if (ctx.has('list-categoryid-float64') && pet.categoryId !== null) body.categoryId = Number(pet.categoryId);
+  // Go: the list DTO's Status is a plain string without omitempty, so a pet without status is listed with "".
+  if (ctx.has('list-status-go-zero-value') && body.status === undefined) body.status = '';
+  // Items read from a search index whose analyser lower-cases every text field.
+  if (ctx.has('list-search-index-lowercase') && typeof body.name === 'string') body.name = body.name.toLowerCase();
   return body;
 }
 
@@ -161,6 +200,10 @@ function createPet(ctx: Context): Handler {
     const text = typeof request.body === 'string' ? request.body : undefined;
     const result = readNewPet(text, ctx);
     if (!result.ok) {
+      // Express: an empty body reaches the handler as {} and a hand-written check answers res.status(400).send('Bad Request').
+      if (result.status === 400 && (text ?? '').trim() === '' && ctx.has('create-empty-body-text-400')) {
+        return reply.code(400).header('content-type', 'text/html; charset=utf-8').send('Bad Request');
+      }
       if (result.status === 400) {
         const framework = frameworkRejection(text ?? '', result, ctx, request.url);
         if (framework) return framework(reply);
@@ -170,7 +213,7 @@ function createPet(ctx: Context): Handler {
     }
     // Under this defect the gate let the request through unauthenticated; the key is checked only now.
     if (ctx.has('auth-after-validation') && !accepts(request.headers.authorization, ctx)) return sendUnauthorized(reply, ctx);
-    const pet = storePet(result.pet, ctx);
+    const pet = await storePetRacily(result.pet, ctx);
     if (ctx.variant('location-header') || ctx.has('create-201-no-body')) reply.header('location', `${ctx.settings.basePath}/pets/${pet.id}`);
     // Spring's ResponseEntity.created(uri).build(): a Location and no body at all.
     if (ctx.has('create-201-no-body')) return reply.code(201).send();
@@ -206,9 +249,24 @@ function frameworkRejection(text: string, result: Extract<NewPetResult, { ok: fa
   return undefined;
 }
 
+/**
+ * Read-modify-write id allocation: SELECT MAX(id) + 1, then an await (a category lookup), then the INSERT,
+ * with no lock and no unique constraint, so writes in flight together take the same id.
+ */
+async function storePetRacily(fields: NewPetFields, ctx: Context): Promise<StoredPet> {
+  if (!ctx.has('create-id-max-plus-one-racy') || fields.id !== undefined) return storePet(fields, ctx);
+  const ids = ctx.store.all().map((pet) => pet.id);
+  const next = ids.reduce((max, id) => (id > max ? id : max), ctx.store.firstId - 1n) + 1n;
+  await new Promise((resolve) => setTimeout(resolve, CATEGORY_LOOKUP_MS));
+  return storePet({ ...fields, id: next }, ctx);
+}
+
+const CATEGORY_LOOKUP_MS = 20;
+
 function storePet(fields: NewPetFields, ctx: Context): StoredPet {
   // Under the mass-assignment defect the body's id is spread over the one the service assigned.
-  const id = fields.id ?? (ctx.has('create-same-id') ? ctx.store.firstId : ctx.variant('random-ids') ? ctx.store.randomId() : ctx.store.allocateId());
+  const id = fields.id ?? (ctx.has('create-same-id') ? ctx.store.firstId : ctx.has('create-id-per-category') ? idWithinCategory(fields.categoryId, ctx)
+    : ctx.variant('random-ids') ? ctx.store.randomId() : ctx.store.allocateId());
   const categoryId = ctx.has('create-categoryid-double') && fields.categoryId !== null ? Number(fields.categoryId) : fields.categoryId;
   const pet: StoredPet = { id, categoryId, createdAt: new Date().toISOString() };
   if (fields.name !== undefined) pet.name = fields.name;
@@ -218,6 +276,14 @@ function storePet(fields: NewPetFields, ctx: Context): StoredPet {
   return pet;
 }
 
+/** The n of a composite key (categoryId, n), served as the id: the count of the category's pets so far, plus one. */
+function idWithinCategory(categoryId: bigint | number | null, ctx: Context): bigint {
+  const held = ctx.store.all().filter((pet) => pet.categoryId !== null && categoryId !== null && BigInt(pet.categoryId) === BigInt(categoryId)).length;
+  return ctx.store.firstId + BigInt(held);
+}
+
+const INT32_COLUMN = { min: -(2n ** 31n), max: 2n ** 31n - 1n };
+
 /** The row as the database keeps it, where the 201 echoes the entity the request built (a JPA save without refresh). */
 function asSaved(pet: StoredPet, ctx: Context): StoredPet {
   const row = { ...pet };
@@ -225,6 +291,10 @@ function asSaved(pet: StoredPet, ctx: Context): StoredPet {
   if (ctx.has('create-name-utf8mb3') && typeof row.name === 'string') row.name = row.name.replace(/[\u{10000}-\u{10FFFF}]/gu, '?');
   // A column DEFAULT 'available' the entity in memory never learns of.
   if (ctx.has('create-status-db-default') && row.status === undefined) row.status = 'available';
+  // An INT column outside strict mode clamps what does not fit to its ends.
+  if (ctx.has('create-echo-not-stored-category') && typeof row.categoryId === 'bigint') {
+    row.categoryId = row.categoryId > INT32_COLUMN.max ? INT32_COLUMN.max : row.categoryId < INT32_COLUMN.min ? INT32_COLUMN.min : row.categoryId;
+  }
   return row;
 }
 
@@ -243,11 +313,35 @@ function getPet(ctx: Context): Handler {
     const raw = (request.params as { petId: string }).petId;
     const id = readPetId(raw, ctx);
     if (!('value' in id)) return sendPetIdError(reply, ctx, id);
-    const pet = findPet(id.value, ctx);
+    // findById(id).orElse(findAll().get(0)): a fallback meant for a demo page.
+    const found = findPet(id.value, ctx) ?? (ctx.has('fetch-unknown-falls-back-to-first') ? ctx.store.all()[0] : undefined);
+    const pet = cachedByRoute(found, ctx);
+    // JSON:API's media type for a body that is not JSON:API.
+    if (pet && ctx.has('fetch-jsonapi-media-type')) return sendJson(reply, ctx, 200, servedPet(pet, ctx), 'application/vnd.api+json');
+    // The id of the path written over the row loaded by position (OFFSET id): every pet is served under the id of the one before it.
+    if (ctx.has('fetch-path-id-over-row')) {
+      const row = ctx.store.all()[Number(id.value - ctx.store.firstId) + 1];
+      if (row) return sendJson(reply, ctx, 200, { ...servedPet(row, ctx), id: id.value });
+    }
+    // Express's res.send(JSON.stringify(pet)): a string body goes out as text/html.
+    if (pet && ctx.has('fetch-express-send-string')) return sendJson(reply, ctx, 200, servedPet(pet, ctx), 'text/html; charset=utf-8');
     if (pet) return sendJson(reply, ctx, 200, servedPet(pet, ctx));
     return sendPetNotFound(request, reply, ctx, raw);
   };
 }
+
+/**
+ * A response cache keyed by the route template (`/pets/:petId`) instead of the URL: the first pet served is
+ * served for every id after it.
+ */
+function cachedByRoute(pet: StoredPet | undefined, ctx: Context): StoredPet | undefined {
+  if (!ctx.has('fetch-cache-keyed-by-route') || !pet) return pet;
+  const cached = routeCache.get(ctx) ?? pet;
+  routeCache.set(ctx, cached);
+  return cached;
+}
+
+const routeCache = new WeakMap<Context, StoredPet>();
 
 /** The lookup, as a store keyed by id does it, or as an array-backed store gets it wrong. */
 function findPet(id: bigint, ctx: Context): StoredPet | undefined {
@@ -280,6 +374,8 @@ function sendPetNotFound(request: FastifyRequest, reply: FastifyReply, ctx: Cont
   // The JSON content type is set for every response up front (a middleware), the body then left out.
   if (ctx.has('fetch-unknown-204')) return reply.code(204).header('content-type', jsonType(ctx)).send();
   if (ctx.has('fetch-unknown-404-text')) return sendEmpty(reply, 404);
+  // nginx in front with proxy_intercept_errors on: the upstream's 404 body is replaced by nginx's own page.
+  if (ctx.has('fetch-404-nginx-page')) return reply.code(404).header('content-type', 'text/html').send(NGINX_404);
   // Optional.get() on an empty Optional, None.name: the miss is never checked, so it crashes.
   if (ctx.has('fetch-unknown-500')) throw new Error('NoSuchElementException: No value present');
   if (ctx.has('fetch-spring-default-404')) {
@@ -288,7 +384,12 @@ function sendPetNotFound(request: FastifyRequest, reply: FastifyReply, ctx: Cont
   return sendError(reply, ctx, 404, 'not_found', `no pet with id ${raw}`);
 }
 
+const NGINX_404 = '<html>\r\n<head><title>404 Not Found</title></head>\r\n<body>\r\n<center><h1>404 Not Found</h1></center>\r\n<hr><center>nginx/1.25.3</center>\r\n</body>\r\n</html>\r\n';
+const EXPRESS_400 = '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<title>Error</title>\n</head>\n<body>\n<pre>BadRequestError: Invalid petId</pre>\n</body>\n</html>\n';
+
 function sendPetIdError(reply: FastifyReply, ctx: Context, failure: { status: 400 | 404 | 500; message: string }): FastifyReply {
+  // next(createError(400, 'Invalid petId')) with no error middleware of the app's own: Express's finalhandler page.
+  if (failure.status === 400 && ctx.has('fetch-petid-express-html')) return reply.code(400).header('content-type', 'text/html; charset=utf-8').send(EXPRESS_400);
   if (failure.status === 500) return sendError(reply, ctx, 500, 'internal_error', failure.message);
   if (failure.status === 404 || ctx.variant('petid-malformed-404')) return sendError(reply, ctx, 404, 'not_found', failure.message);
   return sendError(reply, ctx, ctx.variant('query-errors-422') ? 422 : 400, 'invalid_parameter', failure.message);
@@ -329,6 +430,8 @@ export function sendUnauthorized(reply: FastifyReply, ctx: Context): FastifyRepl
   if (!ctx.has('auth-no-challenge')) reply.header('www-authenticate', challenge(presented, ctx));
   if (ctx.has('auth-403')) return sendError(reply, ctx, 403, 'forbidden', 'a valid API key is required');
   if (ctx.has('auth-401-empty-body')) return sendEmpty(reply, 401);
+  // A gateway's response template for 401 that keeps the upstream's JSON body but sets its own Content-Type.
+  if (ctx.has('auth-401-gateway-text-plain')) return sendJson(reply, ctx, 401, { ...UNAUTHORIZED, status: 401 }, 'text/plain');
   if (ctx.variant('auth-error-extra-members')) {
     return sendJson(reply, ctx, 401, { ...UNAUTHORIZED, status: 401, details: [{ location: 'header', field: 'Authorization' }], traceId: '4bf92f3577b34da6a3ce929d0e0e4736' });
   }

@@ -40,11 +40,12 @@ async function ensureListed(ctx: CheckContext, ...needs: PetNeed[]): Promise<Pet
 /**
  * LIST-02 makes the fixtures of the whole suite, before LIST-04 lists them in the target's own order (LIST-11
  * reads that order): more than 20 pets, the fillers all of the status most held (so on an empty target 21
- * of one status, for LIST-14), then two of each status for the filters (LIST-09, LIST-10, LIST-11).
+ * of one status, for LIST-14), then two of each status for the filters (LIST-09, LIST-10, LIST-11) and one
+ * without status, which no filtered page may hold (LIST-09).
  */
 async function ensureSuiteFixtures(ctx: CheckContext): Promise<void> {
   const fillerStatus = mostHeldStatus(await ensureListed(ctx));
-  await ensureListed(ctx, { total: 21, fillerStatus }, { perStatus: 2 });
+  await ensureListed(ctx, { total: 21, fillerStatus }, { perStatus: 2, withoutStatus: 1 });
 }
 
 /** The POSTs of the run the target answered 201: how many pets it said it made, whatever ids it gave them. */
@@ -180,15 +181,18 @@ describe('listing', () => {
   });
 
   check('LIST-09', async (ctx) => {
-    await ensureListed(ctx, { perStatus: 1 });
+    // A pet without status too: a filter written `status = ? OR status IS NULL`, or one that compares with a
+    // NULL column in a language where that passes, lists it under every status, and it has none of them.
+    await ensureListed(ctx, { perStatus: 1, withoutStatus: 1 });
     let judged = 0;
     await softlyTogether(ctx, PET_STATUSES, async (status) => {
       const { pets, exchange } = await statusPage(ctx, status);
       judged += pets.length;
       const strays = pets.filter((pet) => pet.status !== status);
+      const held = (pet: Pet) => (pet.status === undefined ? 'no status at all' : `status ${JSON.stringify(pet.status)}`);
       expectThat(strays.length === 0, {
         what: `status=${status}`, expected: `only ${status} pets`, exchanges: [exchange],
-        seen: `${strays.length} of ${pets.length} with another status, e.g. id ${strays[0]?.id} with status ${JSON.stringify(strays[0]?.status)}`,
+        seen: `${strays.length} of ${pets.length} without status ${status}, e.g. id ${strays[0]?.id} with ${strays[0] ? held(strays[0]) : ''}`,
       });
     });
     // Empty pages hold no pet of the wrong status, and no evidence either: whether they should be empty is LIST-10's.

@@ -29,9 +29,22 @@ export function operationOf(exchange: Exchange, baseUrl: string): OperationId | 
 export function groupExchanges(exchanges: readonly Exchange[], baseUrl: string, withStatus: boolean): Map<string, Exchange[]> {
   const groups = new Map<string, Exchange[]>();
   for (const exchange of exchanges) {
-    const target = operationOf(exchange, baseUrl) ?? `${exchange.request.method} ${new URL(exchange.request.url).pathname}`;
+    const target = operationOf(exchange, baseUrl) ?? `${exchange.request.method} ${pathTemplate(exchange, baseUrl)}`;
     const key = withStatus ? `${target} ${exchange.response?.status ?? 'no response'}` : target;
     groups.set(key, [...(groups.get(key) ?? []), exchange]);
   }
   return groups;
+}
+
+/**
+ * The path of an exchange no operation names, as a template below the base URL ("/pets/{petId}",
+ * "/pets/{n}/photos"), so that the answers to one unknown path or method group together whatever id they carry.
+ */
+export function pathTemplate(exchange: Exchange, baseUrl: string): string {
+  const basePath = new URL(baseUrl).pathname.replace(/\/+$/, '');
+  const path = new URL(exchange.request.url).pathname;
+  if (!path.startsWith(basePath)) return path;
+  const rest = path.slice(basePath.length) || '/';
+  if (/^\/pets\/[^/]+$/.test(rest)) return '/pets/{petId}';
+  return rest.replace(/\/-?[0-9]+(?=\/|$)/g, '/{n}');
 }

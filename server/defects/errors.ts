@@ -53,4 +53,75 @@ export const ERRORS_DEFECTS = [
     description: 'never sets Content-Type, so Go\'s net/http sniffs every JSON body as text/plain; charset=utf-8 (errors and successes alike)',
     rules: ['ERR-01', 'ERR-05'],
   },
+  {
+    id: 'fetch-404-nginx-page',
+    area: 'errors',
+    description: 'answers an unknown pet with nginx\'s own 404 page (text/html): proxy_intercept_errors on in front of the API replaces the upstream\'s Error body',
+    rules: ['FETCH-02', 'ERR-01', 'ERR-02'],
+  },
+  {
+    id: 'fetch-petid-express-html',
+    area: 'errors',
+    description: 'refuses a malformed petId with Express\'s finalhandler HTML page: next(createError(400)) reaches no error middleware of the app\'s own',
+    // Still a 4xx, which is all FETCH-03 asks: only the format rules see it.
+    rules: ['ERR-01', 'ERR-02'],
+  },
+  {
+    id: 'list-limit-drf-field-errors',
+    area: 'errors',
+    description: 'refuses a bad limit with Django REST framework\'s serializer errors, {"limit": ["A valid integer is required."]}, instead of an Error body',
+    rules: ['LIST-06', 'LIST-07', 'ERR-02'],
+  },
+  {
+    id: 'fetch-express-send-string',
+    area: 'errors',
+    description: 'serves GET /pets/{petId} with res.send(JSON.stringify(pet)): Express types a string body text/html',
+    rules: ['ERR-05'],
+  },
+  {
+    id: 'list-status-sendstatus-400',
+    area: 'errors',
+    description: 'refuses an unknown status filter with Express\'s res.sendStatus(400): "Bad Request" as text/plain, no Error body',
+    rules: ['ERR-01', 'ERR-02'],
+  },
+  {
+    id: 'list-hal-json',
+    area: 'errors',
+    description: 'sends the GET /pets array as application/hal+json: Spring HATEOAS negotiates its media type for a collection resource, though the body is a plain array',
+    rules: ['ERR-05'],
+  },
+  {
+    id: 'fetch-jsonapi-media-type',
+    area: 'errors',
+    description: 'sends GET /pets/{petId} as application/vnd.api+json (a JSON:API serializer\'s media type) though the body is the spec\'s Pet',
+    rules: ['ERR-05'],
+  },
+  {
+    id: 'store-orders-nginx-401',
+    area: 'errors',
+    description: 'answers GET /store/orders without a valid key with nginx\'s own 401 page: auth_request on the /store/ location, in front of the API',
+    rules: ['AUTH-01', 'AUTH-02', 'AUTH-03', 'AUTH-04', 'AUTH-05', 'ERR-01', 'ERR-02', 'AUTH-08'],
+  },
+  {
+    id: 'fetch-route-regex-default-404',
+    area: 'errors',
+    description: 'routes /pets/:petId(\\d+) in Express, so a petId that is not digits matches no route and gets finalhandler\'s "Cannot GET" page (404, text/html)',
+    // A 4xx is all FETCH-03 asks, and AUTH-07 allows a 404 from a router that matches integer ids only; the
+    // unknown pet -1 is not digits either, so FETCH-02 gets the page instead of an Error.
+    rules: ['FETCH-02', 'ERR-01', 'ERR-02'],
+  },
+  {
+    id: 'auth-401-gateway-text-plain',
+    area: 'errors',
+    description: 'sends every 401 as text/plain though its body is the Error: an API gateway\'s response template for unauthorized requests sets its own Content-Type',
+    rules: ['ERR-01'],
+  },
+  {
+    id: 'create-empty-body-text-400',
+    area: 'errors',
+    description: 'refuses an empty createPet body with res.status(400).send(\'Bad Request\'): Express types the string text/html, and there is no Error body',
+    rules: ['CREATE-13', 'ERR-01', 'ERR-02'],
+    // A malformed body cut short to nothing, when the seed draws one.
+    byChance: ['FUZZ-01'],
+  },
 ] as const satisfies readonly DefectSpec[];

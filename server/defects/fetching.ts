@@ -24,7 +24,7 @@ export const FETCHING_DEFECTS = [
     id: 'fetch-id-lossy-double',
     area: 'fetching',
     description: 'looks petId up through a double, so ids above 2^53 miss or hit a neighbour',
-    rules: ['FETCH-01', 'CREATE-05'],
+    rules: ['FETCH-01', 'CREATE-05', 'CONS-02'],
     options: { firstId: 2n ** 53n + 1n },
   },
   {
@@ -68,13 +68,13 @@ export const FETCHING_DEFECTS = [
     id: 'fetch-array-index-zero-based',
     area: 'fetching',
     description: 'looks a pet up as pets[id] in a 0-based array of 1-based ids, so GET /pets/1 serves pet 2',
-    rules: ['FETCH-01', 'CREATE-05'],
+    rules: ['FETCH-01', 'CREATE-05', 'CONS-02'],
   },
   {
     id: 'fetch-lookup-with-at',
     area: 'fetching',
     description: 'looks a pet up as pets.at(id - 1): Array.prototype.at counts a negative index from the end, so GET /pets/-1 serves a pet',
-    rules: ['FETCH-02'],
+    rules: ['FETCH-02', 'CONS-02'],
   },
   // ── reading petId ──
   {
@@ -111,6 +111,6 @@ export const FETCHING_DEFECTS = [
     id: 'fetch-status-omitted',
     area: 'fetching',
     description: 'leaves status out of the getPet body: its DTO was written before status existed and nobody added the field',
-    rules: ['FETCH-01', 'CREATE-05'],
+    rules: ['FETCH-01', 'CREATE-05', 'CONS-01'],
   },
 ] as const satisfies readonly DefectSpec[];

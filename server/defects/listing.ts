@@ -7,19 +7,19 @@ const MIXED = { preload: 30 } as const;
 
 /** Defects of the listing area. */
 export const LISTING_DEFECTS = [
-  { id: 'list-default-limit-10', area: 'listing', description: 'answers GET /pets without limit with 10 pets', rules: ['LIST-02', 'LIST-14'] },
+  { id: 'list-default-limit-10', area: 'listing', description: 'answers GET /pets without limit with 10 pets', rules: ['LIST-02', 'LIST-14', 'CONS-07'] },
   {
     id: 'list-limit-ignored',
     area: 'listing',
     description: 'ignores limit and always answers a page of 20',
-    rules: ['LIST-03', 'LIST-04', 'LIST-05', 'LIST-11'],
+    rules: ['LIST-03', 'LIST-04', 'LIST-05', 'LIST-11', 'CONS-04', 'CONS-06'],
     options: MANY,
   },
   {
     id: 'list-limit-off-by-one',
     area: 'listing',
     description: 'answers limit=N with N+1 pets',
-    rules: ['LIST-03', 'LIST-04', 'LIST-05', 'LIST-11'],
+    rules: ['LIST-03', 'LIST-04', 'LIST-05', 'LIST-11', 'CONS-04'],
     options: MANY,
   },
   {
@@ -35,21 +35,21 @@ export const LISTING_DEFECTS = [
     id: 'list-status-ignored',
     area: 'listing',
     description: 'ignores the status filter',
-    rules: ['LIST-09', 'LIST-11'],
+    rules: ['LIST-09', 'LIST-11', 'CONS-05'],
     options: MIXED,
   },
   {
     id: 'list-status-empty',
     area: 'listing',
     description: 'answers any status filter with an empty list',
-    rules: ['LIST-10', 'LIST-11'],
+    rules: ['LIST-10', 'LIST-11', 'CONS-06', 'CONS-07'],
     options: MIXED,
   },
   {
     id: 'list-status-drops-limit',
     area: 'listing',
     description: 'ignores limit when status is given (answers up to 20 pets of that status)',
-    rules: ['LIST-11'],
+    rules: ['LIST-11', 'CONS-04'],
     options: MIXED,
   },
   {
@@ -72,20 +72,20 @@ export const LISTING_DEFECTS = [
     area: 'listing',
     description: 'cuts the page before filtering it (SQL LIMIT in a subquery, WHERE status outside it; or an in-memory slice, then filter), so status=S&limit=L comes back short',
     // Ten of each status interleaved: every default page of a status still holds some, only LIST-11's chosen case shows it.
-    rules: ['LIST-11'],
+    rules: ['LIST-11', 'CONS-07'],
     options: MIXED,
   },
   {
     id: 'list-filter-no-default-page',
     area: 'listing',
     description: 'applies the default page of 20 only in the unfiltered branch of the query, so status=S without limit answers every pet of S',
-    rules: ['LIST-14'],
+    rules: ['LIST-14', 'CONS-04'],
   },
   {
     id: 'list-no-default-page',
     area: 'listing',
     description: 'has no default page at all (Rails Pet.all, limit applied only when given), so GET /pets answers every pet',
-    rules: ['LIST-02', 'LIST-14'],
+    rules: ['LIST-02', 'LIST-14', 'CONS-04'],
   },
   // ── the bounds of limit ──
   {
@@ -128,7 +128,7 @@ export const LISTING_DEFECTS = [
     id: 'list-default-status-omitted',
     area: 'listing',
     description: 'leaves status out of list items whose status is available: Jackson @JsonInclude(NON_DEFAULT) on a DTO whose status defaults to AVAILABLE',
-    rules: ['LIST-09', 'LIST-10'],
+    rules: ['LIST-09', 'LIST-10', 'CONS-01', 'CONS-05'],
   },
   {
     id: 'list-limit-422-detail',

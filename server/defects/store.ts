@@ -15,4 +15,16 @@ export const STORE_DEFECTS = [
     description: 'answers GET /store/orders with 500: a generated server stub left unimplemented throws, and the framework answers 500',
     rules: ['ERR-04'],
   },
+  {
+    id: 'store-orders-text-plain',
+    area: 'store',
+    description: 'answers GET /store/orders with its JSON as text/plain: an Express handler that sets the type by hand (res.type(\'text\')) before res.send',
+    rules: ['ERR-05'],
+  },
+  {
+    id: 'store-orders-spa-fallback',
+    area: 'store',
+    description: 'answers GET /store/orders with a single-page app\'s index.html (200 text/html): the catch-all route of the front end serves every path the API never mapped',
+    rules: ['ERR-05'],
+  },
 ] as const satisfies readonly DefectSpec[];

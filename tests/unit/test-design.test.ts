@@ -18,6 +18,13 @@ function namedRuleIds(text: string): Set<string> {
   return ids;
 }
 
+/** The rows of the table under a `## title` section: each row's cells, header and separator left out. */
+function tableRows(text: string, title: string): string[][] {
+  const section = text.split(/^## /m).find((part) => part.startsWith(`${title}\n`)) ?? '';
+  return section.split('\n').filter((line) => line.startsWith('| ') && !line.startsWith('| ---'))
+    .slice(1).map((line) => line.slice(2, -2).split(' | '));
+}
+
 describe('the test design', () => {
   const named = namedRuleIds(design);
 
@@ -29,5 +36,26 @@ describe('the test design', () => {
   it('names only rules of the catalog', () => {
     const known = new Set(catalog.rules.map((rule) => rule.id));
     expect([...named].filter((id) => !known.has(id))).toEqual([]);
+  });
+
+  describe('its Oracles section', () => {
+    const rows = tableRows(design, 'Oracles');
+    const owners = rows.map((cells) => [...namedRuleIds(cells[2] ?? '')]);
+
+    it('gives every invariant exactly one owning rule, and every rule at most one invariant', () => {
+      expect(rows.length).toBeGreaterThan(0);
+      expect(rows.filter((_, index) => owners[index]!.length !== 1).map((cells) => cells[1])).toEqual([]);
+      const ids = owners.flat();
+      expect(ids.filter((id, index) => ids.indexOf(id) !== index)).toEqual([]);
+    });
+
+    it('states an invariant for every rule of the consistency area and every run-wide error and header rule', () => {
+      const runWide = catalog.rules.filter((rule) => rule.area === 'consistency' || /^(ERR-0[1-5]|RATE-0[1-5])$/.test(rule.id)).map((rule) => rule.id);
+      expect(runWide.filter((id) => !owners.flat().includes(id))).toEqual([]);
+    });
+
+    it('quotes the spec for every invariant and says where it is judged', () => {
+      expect(rows.filter((cells) => cells.length !== 4 || !cells[0]!.includes('"') || cells[3]!.trim() === '').map((cells) => cells.join(' | '))).toEqual([]);
+    });
   });
 });

@@ -1,0 +1,203 @@
+// A model of the store, one object per run: everything the target showed of its pets (each 201, each GET,
+// every list page) and what the run wrote, built from the run's exchanges when the run is judged. The
+// consistency suite judges it on all the evidence at once, so a page is judged with what later pages proved.
+import { answeredSuccess, type Exchange } from '../http/exchange.js';
+import { answeredAt } from '../http/read-after-write.js';
+import { asBigInt, isJsonObject, parseJson, type Json } from '../json.js';
+import { operationOf } from '../judge/operations.js';
+import { INT64, PAGE_SIZE, PET_STATUSES } from '../spec/facts.js';
+
+type JsonObject = Record<string, Json>;
+
+/** One answer that showed a pet: its 201, a GET /pets/{petId}, or an item of a page. */
+export interface PetView {
+  id: string;
+  source: 'created' | 'fetched' | 'listed';
+  fields: JsonObject;
+  exchange: Exchange;
+}
+
+/** A valid NewPet the run sent and the target created (2xx with an integer id). */
+export interface PetWrite {
+  id: string;
+  sent: JsonObject;
+  exchange: Exchange;
+}
+
+/** A 200 page of GET /pets. `limit` is undefined when the query's limit is not one the spec defines. */
+export interface ListedPage {
+  exchange: Exchange;
+  limit?: number;
+  /** The PetStatus filtered for; undefined without a filter. */
+  status?: string;
+  /** Whether the query carried a status the spec does not define (nothing about it is judged). */
+  unknownFilter: boolean;
+  items: readonly Json[];
+}
+
+/** A 200 answer to GET /pets/{petId} for an integer petId. */
+export interface Fetch {
+  asked: bigint;
+  answered?: bigint;
+  exchange: Exchange;
+}
+
+export class StoreModel {
+  readonly writes: PetWrite[] = [];
+  readonly views = new Map<string, PetView[]>();
+  readonly pages: ListedPage[] = [];
+  readonly fetches: Fetch[] = [];
+
+  private constructor(private readonly readLagMs: number) {}
+
+  /** The model of one run: every exchange of it, in the order they were answered. */
+  static of(exchanges: readonly Exchange[], baseUrl: string, readLagMs: number): StoreModel {
+    const model = new StoreModel(readLagMs);
+    for (const exchange of exchanges) model.record(exchange, operationOf(exchange, baseUrl));
+    return model;
+  }
+
+  private record(exchange: Exchange, operation: string | undefined): void {
+    const body = exchange.response?.json;
+    if (operation === 'createPet' && answeredSuccess(exchange) && isJsonObject(body)) this.recordCreation(exchange, body);
+    if (operation === 'getPet' && exchange.response?.status === 200 && isJsonObject(body)) this.recordFetch(exchange, body);
+    if (operation === 'listPets' && exchange.response?.status === 200 && Array.isArray(body)) this.recordPage(exchange, body);
+  }
+
+  private recordCreation(exchange: Exchange, body: JsonObject): void {
+    const id = idOf(body);
+    if (id === undefined) return;
+    this.addView({ id, source: 'created', fields: body, exchange });
+    const sent = sentNewPet(exchange);
+    if (sent) this.writes.push({ id, sent, exchange });
+  }
+
+  private recordFetch(exchange: Exchange, body: JsonObject): void {
+    const segment = decodeURIComponent(new URL(exchange.request.url).pathname.split('/').at(-1) ?? '');
+    // Only a canonical integer names a pet for sure: "012" or "+5" may or may not (the spec does not say).
+    if (!/^-?(0|[1-9][0-9]*)$/.test(segment)) return;
+    const answered = asBigInt(body.id);
+    this.fetches.push({ asked: BigInt(segment), answered, exchange });
+    if (answered !== undefined) this.addView({ id: String(answered), source: 'fetched', fields: body, exchange });
+  }
+
+  private recordPage(exchange: Exchange, items: readonly Json[]): void {
+    const query = new URL(exchange.request.url).searchParams;
+    const limits = query.getAll('limit');
+    const statuses = query.getAll('status');
+    const limit = limits.length === 0 ? PAGE_SIZE.default : limits.length === 1 ? definedLimit(limits[0]!) : undefined;
+    const status = statuses.length === 1 && PET_STATUSES.includes(statuses[0]!) ? statuses[0] : undefined;
+    const unknownFilter = statuses.length > 0 && status === undefined;
+    this.pages.push({ exchange, limit, status, unknownFilter, items });
+    for (const item of items) {
+      const id = isJsonObject(item) ? idOf(item) : undefined;
+      if (id !== undefined) this.addView({ id, source: 'listed', fields: item as JsonObject, exchange });
+    }
+  }
+
+  private addView(view: PetView): void {
+    this.views.set(view.id, [...(this.views.get(view.id) ?? []), view]);
+  }
+
+  /** The ids two or more of the run's writes were answered with: CREATE-04's finding, not one pet seen twice. */
+  idsOfSeveralWrites(): Set<string> {
+    const counts = new Map<string, number>();
+    for (const write of this.writes) counts.set(write.id, (counts.get(write.id) ?? 0) + 1);
+    return new Set([...counts].filter(([, count]) => count > 1).map(([id]) => id));
+  }
+
+  /** The ids one page lists for two different pets (CONS-08's finding). */
+  idsSharedOnAPage(): Set<string> {
+    const shared = new Set<string>();
+    for (const page of this.pages) {
+      for (const [id, items] of itemsById(page)) if (items.some((item) => !samePet(item, items[0]!))) shared.add(id);
+    }
+    return shared;
+  }
+
+  /** The write of a pet, when exactly one write of the run was answered with its id. */
+  writeOf(id: string): PetWrite | undefined {
+    const writes = this.writes.filter((write) => write.id === id);
+    return writes.length === 1 ? writes[0] : undefined;
+  }
+
+  /**
+   * The status a pet is known to hold: the one the run wrote, else the one every view that shows a status
+   * agrees on. Undefined when none is shown or the views disagree (CONS-01's finding).
+   */
+  statusOf(id: string): string | undefined {
+    const written = this.writeOf(id)?.sent.status;
+    if (typeof written === 'string') return written;
+    const shown = new Set((this.views.get(id) ?? []).map((view) => view.fields.status).filter((status) => typeof status === 'string'));
+    return shown.size === 1 ? ([...shown][0] as string) : undefined;
+  }
+
+  /**
+   * Whether a pet was visible to a read sent as `page` was: an earlier answer listed or served it (a read
+   * proves it is stored; the run's checks already read as if what a read showed stays readable), or the run
+   * created it more than --read-lag before, the longest a replica may lag the run's own writes.
+   */
+  visibleBefore(id: string, page: Exchange): boolean {
+    const sentAfter = page.sentAfter ?? page.seq - 1;
+    const views = this.views.get(id) ?? [];
+    if (views.some((view) => view.source !== 'created' && view.exchange.seq <= sentAfter)) return true;
+    const sentAt = Date.parse(page.startedAt);
+    return views.some((view) => view.source === 'created' && answeredAt(view.exchange) + this.readLagMs <= sentAt);
+  }
+
+  /** The pets visible when `page` was sent that match its filter (any pet for an unfiltered page). */
+  matchingBefore(page: ListedPage): string[] {
+    return [...this.views.keys()].filter((id) => (page.status === undefined || this.statusOf(id) === page.status) && this.visibleBefore(id, page.exchange));
+  }
+}
+
+/** A page's items by id (items without an integer id left out: LIST-01 judges their shape). */
+export function itemsById(page: ListedPage): Map<string, JsonObject[]> {
+  const byId = new Map<string, JsonObject[]>();
+  for (const item of page.items) {
+    const id = isJsonObject(item) ? idOf(item) : undefined;
+    if (id !== undefined) byId.set(id, [...(byId.get(id) ?? []), item as JsonObject]);
+  }
+  return byId;
+}
+
+/** Two items are the same pet when every field the spec names agrees (extra members are the server's own). */
+export function samePet(a: JsonObject, b: JsonObject): boolean {
+  return (['name', 'categoryId', 'status'] as const).every((field) => sameValue(a[field], b[field]));
+}
+
+function sameValue(a: Json | undefined, b: Json | undefined): boolean {
+  const [x, y] = [asBigInt(a), asBigInt(b)];
+  if (x !== undefined || y !== undefined) return x === y;
+  return a === b || (typeof a === 'object' && JSON.stringify(a) === JSON.stringify(b));
+}
+
+/** The id of a Pet body as exact text, when it is an integer. */
+export function idOf(body: JsonObject): string | undefined {
+  const id = asBigInt(body.id);
+  return id === undefined ? undefined : String(id);
+}
+
+/** A limit the spec defines (an integer from 1 to 100, written plainly), else undefined: nothing about the page size is judged. */
+function definedLimit(raw: string): number | undefined {
+  if (!/^[1-9][0-9]*$/.test(raw)) return undefined;
+  const limit = Number(raw);
+  return limit >= PAGE_SIZE.min && limit <= PAGE_SIZE.max ? limit : undefined;
+}
+
+/**
+ * The NewPet a creation sent, when it is one the spec defines: a string name, an integer categoryId, a
+ * PetStatus or no status. An invalid body a server accepted sets no expectation (FUZZ-01 and CREATE-08..13 judge it).
+ */
+function sentNewPet(exchange: Exchange): JsonObject | undefined {
+  let sent: Json;
+  try {
+    sent = parseJson(exchange.request.body ?? '');
+  } catch {
+    return undefined;
+  }
+  const categoryId = isJsonObject(sent) ? asBigInt(sent.categoryId) : undefined;
+  if (!isJsonObject(sent) || typeof sent.name !== 'string' || categoryId === undefined || categoryId < INT64.min || categoryId > INT64.max) return undefined;
+  if (sent.status !== undefined && !PET_STATUSES.includes(sent.status as string)) return undefined;
+  return sent;
+}

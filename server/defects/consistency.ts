@@ -1,0 +1,112 @@
+import { PET_STATUSES } from '../../helpers/spec/facts.js';
+import type { PreloadPet } from '../settings.js';
+import type { DefectSpec } from './spec.js';
+
+/**
+ * 150 pets with statuses cycling, one of the newest without status (so the list fixtures need nothing more):
+ * a page cut at 50, newest first, shows each check 50 pets and never more, as the capped server of a
+ * previous hidden gallery did.
+ */
+const HUNDRED_AND_FIFTY: readonly PreloadPet[] = Array.from({ length: 150 }, (_, i) => {
+  const pet: PreloadPet = { name: `Pet ${i + 1}`, categoryId: BigInt((i % 7) + 1) };
+  return i === 140 ? pet : { ...pet, status: PET_STATUSES[i % PET_STATUSES.length]! };
+});
+
+/** Defects that only the model of the store sees whole: each answer looks right alone, the answers together do not. */
+export const CONSISTENCY_DEFECTS = [
+  {
+    id: 'list-join-repeats-row',
+    area: 'consistency',
+    description: 'lists the first pet of every page twice: a LEFT JOIN on a one-to-many table (tags, photos) without DISTINCT repeats the row that has two matches',
+    rules: ['CONS-03'],
+  },
+  {
+    id: 'list-filter-matches-null-status',
+    area: 'consistency',
+    description: 'filters with WHERE status = ? OR status IS NULL (an ORM\'s "optional" filter), so a pet without status is listed under every status',
+    rules: ['LIST-09', 'CONS-05'],
+  },
+  {
+    id: 'list-page-capped-at-50',
+    area: 'consistency',
+    description: 'lists newest first and cuts every page at 50 (a MAX_PAGE_SIZE of 50 in the data layer, below the limit the API validates), so limit=100 comes back with 50 of 150 pets',
+    // What each check knew when its page came back never exceeded 50 pets; the whole run proves more than 100.
+    rules: ['CONS-07'],
+    options: { preload: HUNDRED_AND_FIFTY },
+    cliArgs: ['--read-lag', '0'],
+  },
+  {
+    id: 'list-row-number-ids',
+    area: 'consistency',
+    description: 'serves ROW_NUMBER() OVER (ORDER BY id) of the filtered query as the id of list items: unfiltered it happens to match, under a filter every id names another pet',
+    rules: ['CONS-01', 'CONS-06', 'CREATE-14'],
+  },
+  {
+    id: 'list-filter-projection-drops-status',
+    area: 'consistency',
+    description: 'selects a projection without the status column for filtered lists (the column is in the WHERE clause, so it seemed known), so items under a filter carry no status',
+    rules: ['LIST-09', 'LIST-10', 'LIST-11', 'CONS-01', 'CONS-05', 'CREATE-14'],
+  },
+  {
+    id: 'list-cached-category',
+    area: 'consistency',
+    description: 'fills list items from a category cache keyed by the first pet it saw: every listed pet shows the categoryId of the first pet of its page, GET /pets/{petId} the stored one',
+    rules: ['CONS-01', 'CREATE-14'],
+  },
+  {
+    id: 'fetch-unknown-falls-back-to-first',
+    area: 'consistency',
+    description: 'answers GET /pets/{petId} for an id it does not hold with the first pet (findById(id).orElse(findAll().get(0))), whose own id then differs from the one asked for',
+    rules: ['FETCH-02', 'CONS-02'],
+  },
+  {
+    id: 'create-echo-not-stored-category',
+    area: 'consistency',
+    description: 'stores categoryId in a 32-bit INT column outside strict mode, which clamps it to 2147483647, while the 201 echoes the entity the request built',
+    rules: ['CONS-01', 'CREATE-05', 'CREATE-14'],
+  },
+  {
+    id: 'create-id-per-category',
+    area: 'consistency',
+    description: 'numbers pets within their category (a composite key (categoryId, n) whose n is served as the id), so pets of two categories share ids',
+    rules: ['CREATE-04', 'CONS-08', 'CREATE-05'],
+    // Whether the pet FETCH-01 picks shares its id with a fuzzed pet of another category depends on the seed.
+    byChance: ['FETCH-01'],
+  },
+  {
+    id: 'list-search-index-lowercase',
+    area: 'consistency',
+    description: 'fills list items from a search index (Elasticsearch with a lowercase analyser on a text field), so a name listed differs from the name stored and served by GET',
+    rules: ['CONS-01', 'CREATE-14'],
+  },
+  {
+    id: 'fetch-cache-keyed-by-route',
+    area: 'consistency',
+    description: 'caches GET /pets/{petId} under the route template (/pets/:petId) instead of the URL, so the first pet served is served for every id',
+    rules: ['CONS-02', 'FETCH-01', 'CREATE-05'],
+  },
+  {
+    id: 'fetch-path-id-over-row',
+    area: 'consistency',
+    description: 'loads the pet by position (OFFSET id) and writes the id of the path over it, so GET /pets/{petId} shows the next pet\'s fields under the id asked for',
+    rules: ['CONS-01', 'FETCH-01', 'CREATE-05'],
+  },
+  {
+    id: 'create-id-max-plus-one-racy',
+    area: 'consistency',
+    description: 'allocates ids as SELECT MAX(id) + 1, awaits a category lookup, then inserts, with no lock and no unique constraint: writes in flight together take the same id',
+    rules: ['CREATE-04', 'CONS-08', 'CREATE-05', 'FETCH-01'],
+  },
+  {
+    id: 'list-scope-drops-null-status',
+    area: 'consistency',
+    description: 'lists only pets whose status column holds a known value (a Rails default_scope or Django manager on the enum), so a pet created without status is never listed',
+    rules: ['CONS-06', 'LIST-04'],
+  },
+  {
+    id: 'list-status-go-zero-value',
+    area: 'consistency',
+    description: 'lists a pet without status with "status": "" (a Go list DTO whose Status string lacks omitempty), while GET /pets/{petId}, using a *string, leaves it out',
+    rules: ['CONS-01'],
+  },
+] as const satisfies readonly DefectSpec[];

@@ -1,0 +1,106 @@
+// The model of the store the consistency rules judge: what it takes from each answer, and what it concludes.
+import { describe, expect, it } from 'vitest';
+import type { Exchange } from '../../helpers/http/exchange.js';
+import { parseJson, stringifyJson } from '../../helpers/json.js';
+import { pathTemplate } from '../../helpers/judge/operations.js';
+import { itemsById, samePet, StoreModel } from '../../helpers/model/store-model.js';
+
+const BASE = 'http://127.0.0.1:9/v1';
+const T0 = Date.parse('2026-01-01T00:00:00Z');
+
+/** One recorded exchange: answered in the order given (seq), each sent after the ones before it answered. */
+function exchange(seq: number, method: string, path: string, status: number, body: unknown, sent?: unknown, atMs = T0 + seq * 10, sentAfter = seq - 1): Exchange {
+  const text = stringifyJson(body);
+  return {
+    seq, sentAfter, startedAt: new Date(atMs).toISOString(), durationMs: 5,
+    request: { method, url: `${BASE}${path}`, headers: {}, auth: 'key', ...(sent === undefined ? {} : { body: stringifyJson(sent) }) },
+    response: { status, headers: { 'content-type': 'application/json' }, rawBody: text, json: parseJson(text), truncated: false },
+  };
+}
+
+const pet = (id: number | bigint, status?: string, name = `pet ${id}`) => ({ id, name, categoryId: 1, ...(status ? { status } : {}) });
+
+describe('the store model', () => {
+  it('holds each view of a pet by exact id, ids above 2^53 included', () => {
+    const big = 2n ** 53n + 1n;
+    const model = StoreModel.of([
+      exchange(1, 'POST', '/pets', 201, pet(big, 'sold'), { name: `pet ${big}`, categoryId: 1, status: 'sold' }),
+      exchange(2, 'GET', `/pets/${big}`, 200, pet(big, 'sold')),
+      exchange(3, 'GET', '/pets?status=sold', 200, [pet(big, 'sold')]),
+    ], BASE, 5_000);
+    expect(model.views.get(String(big))?.map((view) => view.source)).toEqual(['created', 'fetched', 'listed']);
+    expect(model.writeOf(String(big))?.sent.status).toBe('sold');
+    expect(model.fetches[0]).toMatchObject({ asked: big, answered: big });
+  });
+
+  it('sets no expectation from a body the spec does not define, and names no pet by a petId that is not canonical', () => {
+    const model = StoreModel.of([
+      exchange(1, 'POST', '/pets', 201, pet(1), { name: 7, categoryId: 1 }),
+      exchange(2, 'POST', '/pets', 201, pet(2, 'sold'), { name: 'x', categoryId: 1, status: 'SOLD' }),
+      exchange(3, 'GET', '/pets/01', 200, pet(1)),
+    ], BASE, 0);
+    expect(model.writes).toEqual([]);
+    expect(model.fetches).toEqual([]);
+  });
+
+  it('reads the limit a page was asked for, 20 without one, and none where the spec defines none', () => {
+    const model = StoreModel.of([
+      exchange(1, 'GET', '/pets', 200, []),
+      exchange(2, 'GET', '/pets?limit=7&status=pending', 200, []),
+      exchange(3, 'GET', '/pets?limit=0', 200, []),
+      exchange(4, 'GET', '/pets?limit=10abc', 200, []),
+      exchange(5, 'GET', '/pets?limit=5&limit=6', 200, []),
+      exchange(6, 'GET', '/pets?status=PENDING', 200, []),
+    ], BASE, 0);
+    expect(model.pages.map((page) => [page.limit, page.status, page.unknownFilter])).toEqual([
+      [20, undefined, false], [7, 'pending', false], [undefined, undefined, false], [undefined, undefined, false], [undefined, undefined, false], [20, undefined, true],
+    ]);
+  });
+
+  it('counts a pet visible to a page once an earlier read showed it, or --read-lag after its 201', () => {
+    const write = exchange(1, 'POST', '/pets', 201, pet(1, 'sold'), { name: 'pet 1', categoryId: 1, status: 'sold' });
+    const soon = exchange(2, 'GET', '/pets?status=sold', 200, []);
+    const late = exchange(3, 'GET', '/pets?status=sold', 200, [pet(1, 'sold')], undefined, T0 + 6_000);
+    // Sent while the first page was in flight: that page's answer proves nothing to it.
+    const alongside = exchange(4, 'GET', '/pets?status=sold', 200, [], undefined, T0 + 30, 1);
+    const model = StoreModel.of([write, soon, late, alongside], BASE, 5_000);
+    expect(model.visibleBefore('1', soon)).toBe(false);
+    expect(model.visibleBefore('1', late)).toBe(true);
+    expect(model.visibleBefore('1', alongside)).toBe(false);
+    expect(model.matchingBefore(model.pages[1]!)).toEqual(['1']);
+  });
+
+  it('knows a pet\'s status from its write, or from every read that shows one agreeing', () => {
+    const model = StoreModel.of([
+      exchange(1, 'GET', '/pets', 200, [pet(1, 'sold'), pet(2, 'pending'), pet(3)]),
+      exchange(2, 'GET', '/pets?limit=100', 200, [pet(1, 'sold'), pet(2, 'available'), pet(3)]),
+    ], BASE, 0);
+    expect([model.statusOf('1'), model.statusOf('2'), model.statusOf('3')]).toEqual(['sold', undefined, undefined]);
+  });
+
+  it('tells a repeated row from two pets sharing an id', () => {
+    const model = StoreModel.of([
+      exchange(1, 'GET', '/pets', 200, [pet(1, 'sold'), { ...pet(1, 'sold'), extra: true }, pet(2, 'sold', 'a'), pet(2, 'sold', 'b')]),
+    ], BASE, 0);
+    const byId = itemsById(model.pages[0]!);
+    expect(samePet(byId.get('1')![0]!, byId.get('1')![1]!)).toBe(true);
+    expect([...model.idsSharedOnAPage()]).toEqual(['2']);
+  });
+
+  it('names the ids two writes of the run were answered with', () => {
+    const sent = { name: 'x', categoryId: 1 };
+    const model = StoreModel.of([exchange(1, 'POST', '/pets', 201, pet(5), sent), exchange(2, 'POST', '/pets', 201, pet(5), sent)], BASE, 0);
+    expect([...model.idsOfSeveralWrites()]).toEqual(['5']);
+    expect(model.writeOf('5')).toBeUndefined();
+  });
+});
+
+describe('pathTemplate', () => {
+  const at = (method: string, path: string) => pathTemplate(exchange(1, method, path, 405, {}), BASE);
+
+  it('groups the answers to one unknown path or method whatever id they carry', () => {
+    expect(at('DELETE', '/pets/42')).toBe('/pets/{petId}');
+    expect(at('GET', '/pets/42/photos')).toBe('/pets/{n}/photos');
+    expect(at('GET', '/nothing-here')).toBe('/nothing-here');
+  });
+});
