@@ -311,7 +311,7 @@ export class PetstoreClient {
       headers: { ...headers, ...(auth.shown !== undefined ? { authorization: auth.shown } : {}) },
     };
     if (auth.value !== undefined) headers.authorization = auth.value;
-    const answer = this.options.replay ? this.replayed(this.options.replay, recorded) : await this.live(url, method, headers, body, onNewConnection);
+    const answer = this.options.replay ? this.replayed(this.options.replay, recorded, onNewConnection) : await this.live(url, method, headers, body, onNewConnection);
     if (answer.seq !== undefined) await this.replayTurn(answer.seq);
     const { response, error, startedAt, durationMs } = answer;
     const exchange: Exchange = Object.freeze({
@@ -491,8 +491,8 @@ export class PetstoreClient {
   }
 
   /** The recorded answer, or a transport error naming the request the recording does not hold. */
-  private replayed(replay: ReplaySource, request: RecordedRequest): RecordedAnswer {
-    return replay.answer(request) ?? { error: 'the recorded run holds no answer to this request (verify)', startedAt: new Date(this.now()).toISOString(), durationMs: 0 };
+  private replayed(replay: ReplaySource, request: RecordedRequest, onNewConnection: boolean): RecordedAnswer {
+    return replay.answer(request, onNewConnection) ?? { error: 'the recorded run holds no answer to this request (verify)', startedAt: new Date(this.now()).toISOString(), durationMs: 0 };
   }
 
   /**

@@ -45,10 +45,17 @@ export class ReplaySource {
     this.clockMs = startedAtMs;
   }
 
-  /** The recorded answer to this request, or undefined (noted for the verifier) when the recording holds none. */
-  answer(request: RecordedRequest): RecordedAnswer | undefined {
+  /**
+   * The recorded answer to this request, or undefined (noted for the verifier) when the recording holds none.
+   * A second attempt on a new connection takes the first recorded answer that was not itself a failed first
+   * attempt: identical requests in flight together (the 429 probe's GETs) may each have met a closed
+   * connection, and the replay need not pair them as the run did.
+   */
+  answer(request: RecordedRequest, onNewConnection = false): RecordedAnswer | undefined {
     const key = this.keyOf({ method: request.method, url: request.url, body: request.body, authorization: request.headers.authorization });
-    const next = this.waiting.get(key)?.shift();
+    const queue = this.waiting.get(key) ?? [];
+    const index = onNewConnection ? queue.findIndex((recorded) => !recorded.answer.retry) : 0;
+    const next = index < 0 ? undefined : queue.splice(index, 1)[0];
     if (!next) {
       appendFileSync(this.unmatchedPath, `${this.redactor.redact(JSON.stringify({ method: request.method, url: request.url, body: request.body?.slice(0, 200), authorization: request.headers.authorization }))}\n`);
       return undefined;

@@ -9,10 +9,24 @@ import { ReplaySource } from '../../helpers/http/replay.js';
 const STARTED_AT_MS = Date.parse('2026-01-31T10:00:00.000Z');
 
 function emptyRecording(): string {
+  return recording([]);
+}
+
+function recording(entries: unknown[]): string {
   const dir = mkdtempSync(join(tmpdir(), 'petstore-replay-'));
   const harPath = join(dir, 'exchanges.har');
-  writeFileSync(harPath, JSON.stringify({ log: { version: '1.2', creator: { name: 'test', version: '0' }, entries: [] } }));
+  writeFileSync(harPath, JSON.stringify({ log: { version: '1.2', creator: { name: 'test', version: '0' }, entries } }));
   return harPath;
+}
+
+const URL_OF_PETS = 'http://127.0.0.1:1/v1/pets';
+
+/** A recorded GET /pets: answered with `status`, or failed on a connection the server had closed. */
+function getPets(seq: number, answer: { status: number } | 'closed'): unknown {
+  const response = answer === 'closed'
+    ? { status: 0, headers: [], content: { text: '' }, _error: 'closed, on a kept-alive connection, before any byte of the answer: sent again on a new connection', _retried: true }
+    : { status: answer.status, headers: [], content: { text: '[]' } };
+  return { _seq: seq, startedDateTime: STARTED_AT_MS, time: 1, request: { method: 'GET', url: URL_OF_PETS, headers: [] }, response };
 }
 
 describe('a replay', () => {
@@ -25,5 +39,20 @@ describe('a replay', () => {
     expect(replay.now()).toBe(STARTED_AT_MS);
     await replay.sleep(5_000);
     expect(replay.now()).toBe(STARTED_AT_MS + 5_000);
+  });
+});
+
+describe('a replay of identical requests that met closed connections', () => {
+  // Two GETs in flight together both met a closed connection, then each went again: the replay need not
+  // pair them as the run did, but a second attempt must never be answered with a recorded first attempt.
+  it('answers a second attempt on a new connection with a recorded answer, never with a failed first attempt', () => {
+    const harPath = recording([getPets(1, 'closed'), getPets(2, 'closed'), getPets(3, { status: 200 }), getPets(4, { status: 200 })]);
+    const replay = new ReplaySource(harPath, STARTED_AT_MS, `${harPath}.unmatched.jsonl`, new Redactor());
+    const request = { method: 'GET', url: URL_OF_PETS, auth: 'key' as const, headers: {} };
+    expect(replay.answer(request)?.retry).toBe(true);
+    expect(replay.answer(request, true)?.response?.status).toBe(200);
+    expect(replay.answer(request)?.retry).toBe(true);
+    expect(replay.answer(request, true)?.response?.status).toBe(200);
+    expect(replay.answer(request)).toBeUndefined();
   });
 });
