@@ -50,12 +50,28 @@ function listPets(ctx: Context): Handler {
     if (!('value' in limit)) return sendQueryError(reply, ctx, limit, 'limit');
     const status = readStatusFilter(query.status, ctx);
     if (!('value' in status)) return sendQueryError(reply, ctx, status, 'status');
-    const items = selectPets(ctx, pageSize(limit.value, query.limit !== undefined, status.value, ctx), status.value);
+    // A page cache of filtered queries, keyed by the URL, that no create ever evicts (see evictListCache).
+    const cached = ctx.has('list-cache-filtered-not-invalidated') && status.value !== undefined ? filteredPageCache(ctx) : undefined;
+    const items = cached?.get(request.url) ?? selectPets(ctx, pageSize(limit.value, query.limit !== undefined, status.value, ctx), status.value);
+    cached?.set(request.url, items);
     const body = asPageDefects(items.map((pet) => withoutDefaultStatus(listItem(pet, ctx), ctx)), status.value, ctx);
     // Spring HATEOAS negotiates its own media type for a collection resource, whatever the body looks like.
     const contentType = ctx.has('list-text-plain') ? 'text/plain; charset=utf-8' : ctx.has('list-hal-json') ? 'application/hal+json' : undefined;
     return sendJson(reply, ctx, 200, ctx.has('list-wrapped-object') ? { items: body } : body, contentType);
   };
+}
+
+const pageCaches = new WeakMap<Context, Map<string, readonly StoredPet[]>>();
+
+function filteredPageCache(ctx: Context): Map<string, readonly StoredPet[]> {
+  const cache = pageCaches.get(ctx) ?? new Map<string, readonly StoredPet[]>();
+  pageCaches.set(ctx, cache);
+  return cache;
+}
+
+/** A create evicts the listing's cache by the unfiltered key only: the filtered pages' keys carry their query, and stay. */
+function evictListCache(ctx: Context): void {
+  pageCaches.get(ctx)?.delete(`${ctx.settings.basePath}/pets`);
 }
 
 /** A refused query parameter: the Error it calls for, or what a framework answers by habit. */
@@ -160,6 +176,8 @@ function selectPets(ctx: Context, size: number, status: string | undefined): rea
   // `status = ? OR status IS NULL`: an "optional" filter that also matches the rows without status.
   const matches = (pet: StoredPet) => pet.status === status || (ctx.has('list-filter-matches-null-status') && (pet.status === undefined || pet.status === null));
   if (status !== undefined && !ctx.has('list-status-ignored')) pets = pets.filter(matches);
+  // A page built through a map keyed by name: of two pets with one name, the later one takes the earlier's place.
+  if (ctx.has('list-dedupes-by-name')) pets = [...new Map(pets.map((pet) => [pet.name, pet])).values()];
   // A LEFT JOIN without DISTINCT: the first row has two matches in the joined table, so it comes twice.
   if (ctx.has('list-join-repeats-row') && pets.length > 0) pets = [pets[0]!, ...pets];
   if (status !== undefined && ctx.has('list-status-empty')) pets = [];
@@ -213,6 +231,11 @@ function createPet(ctx: Context): Handler {
     }
     // Under this defect the gate let the request through unauthenticated; the key is checked only now.
     if (ctx.has('auth-after-validation') && !accepts(request.headers.authorization, ctx)) return sendUnauthorized(reply, ctx);
+    const replayed = ctx.has('create-body-hash-idempotency') ? answeredBodies(ctx).get(text ?? '') : undefined;
+    if (replayed) return sendJson(reply, ctx, 201, replayed);
+    const refused = await uniqueNameRefusal(result.pet, ctx, reply);
+    if (refused) return refused;
+    evictListCache(ctx);
     const pet = await storePetRacily(result.pet, ctx);
     if (ctx.variant('location-header') || ctx.has('create-201-no-body')) reply.header('location', `${ctx.settings.basePath}/pets/${pet.id}`);
     // Spring's ResponseEntity.created(uri).build(): a Location and no body at all.
@@ -222,9 +245,37 @@ function createPet(ctx: Context): Handler {
     if (ctx.has('create-status-not-echoed')) delete body.status;
     // JSON.stringify cannot write a BigInt, so the id goes out as a string.
     if (ctx.has('create-id-as-string')) body.id = String(pet.id);
+    if (ctx.has('create-body-hash-idempotency')) answeredBodies(ctx).set(text ?? '', body);
     return sendJson(reply, ctx, ctx.has('create-200') ? 200 : 201, body);
   };
 }
+
+// An idempotency middleware keyed by the body's hash (here, its text): the first answer to a body is replayed.
+const idempotencyStores = new WeakMap<Context, Map<string, Record<string, unknown>>>();
+
+function answeredBodies(ctx: Context): Map<string, Record<string, unknown>> {
+  const store = idempotencyStores.get(ctx) ?? new Map<string, Record<string, unknown>>();
+  idempotencyStores.set(ctx, store);
+  return store;
+}
+
+function nameTaken(name: string | null | undefined, ctx: Context): boolean {
+  return ctx.store.all().some((pet) => pet.name === name);
+}
+
+/** What a unique index on name answers for a name already stored, under the defects that have one. */
+async function uniqueNameRefusal(fields: NewPetFields, ctx: Context, reply: FastifyReply): Promise<FastifyReply | undefined> {
+  if (ctx.has('create-name-unique-409') && nameTaken(fields.name, ctx)) return sendError(reply, ctx, 409, 'conflict', 'a pet with this name already exists');
+  if (ctx.has('create-name-unique-500') && nameTaken(fields.name, ctx)) throw new Error('IntegrityError: UNIQUE constraint failed: pets.name');
+  if (!ctx.has('create-uniqueness-validation-race')) return undefined;
+  // validates :name, uniqueness: true — a refusal that conforms — then the callbacks, then the INSERT the index guards.
+  if (nameTaken(fields.name, ctx)) return sendError(reply, ctx, 400, 'invalid_body', 'Name has already been taken');
+  await new Promise((resolve) => setTimeout(resolve, UNIQUENESS_CALLBACKS_MS));
+  if (nameTaken(fields.name, ctx)) throw new Error('ActiveRecord::RecordNotUnique: duplicate key value violates unique constraint "index_pets_on_name"');
+  return undefined;
+}
+
+const UNIQUENESS_CALLBACKS_MS = 50;
 
 /**
  * The 400 a framework sends on its own before the handler's Error is ever built, under the defects that
@@ -264,6 +315,18 @@ async function storePetRacily(fields: NewPetFields, ctx: Context): Promise<Store
 const CATEGORY_LOOKUP_MS = 20;
 
 function storePet(fields: NewPetFields, ctx: Context): StoredPet {
+  const sameName = ctx.store.all().find((stored) => stored.name === fields.name);
+  // find_or_create_by(name:): the pet already stored under the name is the answer, unchanged.
+  if (sameName && ctx.has('create-find-or-create-by-name')) return sameName;
+  // INSERT … ON CONFLICT (name) DO UPDATE … RETURNING id: the stored pet takes the new fields and keeps its id.
+  if (sameName && ctx.has('create-upsert-by-name')) {
+    sameName.categoryId = fields.categoryId;
+    if (fields.status === undefined) delete sameName.status;
+    else sameName.status = fields.status;
+    return sameName;
+  }
+  // REPLACE INTO: the row holding the name is deleted, and the new one inserted with an id of its own.
+  if (sameName && ctx.has('create-replace-into-by-name')) ctx.store.remove(sameName.id);
   // Under the mass-assignment defect the body's id is spread over the one the service assigned.
   const id = fields.id ?? (ctx.has('create-same-id') ? ctx.store.firstId : ctx.has('create-id-per-category') ? idWithinCategory(fields.categoryId, ctx)
     : ctx.variant('random-ids') ? ctx.store.randomId() : ctx.store.allocateId());
@@ -289,6 +352,11 @@ function asSaved(pet: StoredPet, ctx: Context): StoredPet {
   const row = { ...pet };
   // A MySQL utf8mb3 column holds no 4-byte character: outside strict mode each one is stored as '?'.
   if (ctx.has('create-name-utf8mb3') && typeof row.name === 'string') row.name = row.name.replace(/[\u{10000}-\u{10FFFF}]/gu, '?');
+  // A name made unique before it is stored (rex, rex-2, rex-3), as slug libraries do.
+  if (ctx.has('create-repeated-name-suffixed') && typeof row.name === 'string') {
+    const base = row.name;
+    for (let n = 2; nameTaken(row.name, ctx); n += 1) row.name = `${base}-${n}`;
+  }
   // A column DEFAULT 'available' the entity in memory never learns of.
   if (ctx.has('create-status-db-default') && row.status === undefined) row.status = 'available';
   // An INT column outside strict mode clamps what does not fit to its ends.
@@ -313,6 +381,8 @@ function getPet(ctx: Context): Handler {
     const raw = (request.params as { petId: string }).petId;
     const id = readPetId(raw, ctx);
     if (!('value' in id)) return sendPetIdError(reply, ctx, id);
+    // shards[Math.abs(id) % shards.length] in Java: Math.abs(Long.MIN_VALUE) is Long.MIN_VALUE, a negative index.
+    if (ctx.has('fetch-shard-abs-overflow') && id.value === INT64.min) throw new Error('ArrayIndexOutOfBoundsException: Index -8 out of bounds for length 8');
     // findById(id).orElse(findAll().get(0)): a fallback meant for a demo page.
     const found = findPet(id.value, ctx) ?? (ctx.has('fetch-unknown-falls-back-to-first') ? ctx.store.all()[0] : undefined);
     const pet = cachedByRoute(found, ctx);

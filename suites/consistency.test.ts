@@ -6,7 +6,7 @@ import { describe } from 'vitest';
 import { check, type CheckContext } from '../helpers/judge/check.js';
 import { StoreModel, type PetView } from '../helpers/model/store-model.js';
 import {
-  CONS_01, CONS_02, CONS_03, CONS_04, CONS_05, CONS_06, CONS_07, CONS_08, readsOf, writesDueOn, pageMustBeFull, type ModelFinding, type ModelStatement,
+  CONS_01, CONS_02, CONS_03, CONS_04, CONS_05, CONS_06, CONS_07, CONS_08, CONS_09, readsOf, writesDueOn, pageMustBeFull, type ModelFinding, type ModelStatement,
 } from '../helpers/model/statements.js';
 import { PAGE_SIZE, PET_STATUSES } from '../helpers/spec/facts.js';
 import type { PetstoreClient } from '../helpers/http/client.js';
@@ -104,5 +104,12 @@ describe('consistency', () => {
     const model = await storeModel(ctx);
     if (model.pages.length === 0) ctx.skip('the run received no 200 page of GET /pets');
     report(ctx, model, CONS_08, `${model.pages.length} page(s)`);
+  });
+
+  check('CONS-09', async (ctx) => {
+    const model = await storeModel(ctx);
+    const judged = [...model.fetches, ...model.misses].filter((fetch) => model.visibleBefore(String(fetch.asked), fetch.exchange));
+    if (judged.length === 0) ctx.skip('no GET /pets/{petId} of the run asked for a pet a read had shown before (or the run had created more than --read-lag before)');
+    report(ctx, model, CONS_09, `${judged.length} GET /pets/{petId} of a pet the run had seen`);
   });
 });

@@ -219,10 +219,23 @@ export const CONS_08: ModelStatement = {
     .map(([id, items]) => ({ rule: 'CONS-08', kind: 'one page shows two different pets with one id', example: `${pageQuery(page)}: id ${id} for ${items.map((item) => show(item.name)).join(' and ')}`, exchanges: [page.exchange] }))),
 };
 
-/** Every statement of the model, in catalog order. */
-export const MODEL_STATEMENTS: readonly ModelStatement[] = [CONS_01, CONS_02, CONS_03, CONS_04, CONS_05, CONS_06, CONS_07, CONS_08];
+// ── CONS-09: a pet once shown is never "not found" ──
 
-/** What every statement of the model finds on one answer, judged on all the model holds. */
-export function modelFindings(model: StoreModel, judged: Exchange): ModelFinding[] {
-  return MODEL_STATEMENTS.flatMap((statement) => statement.findings(model, judged));
+export const CONS_09: ModelStatement = {
+  rule: 'CONS-09',
+  expected: 'status 200 for a pet the run has seen: the interface deletes nothing, and what one read showed, later reads show',
+  findings: (model, judged) => model.misses.flatMap((miss) => {
+    const shownBy = judged === undefined || miss.exchange === judged ? model.shownBefore(String(miss.asked), miss.exchange) : undefined;
+    if (!shownBy) return [];
+    const how = shownBy.source === 'created' ? 'the run created it more than --read-lag before' : `${shownBy.source === 'listed' ? 'a page' : 'a GET'} showed it first`;
+    return [{ rule: 'CONS-09', kind: 'GET /pets/{petId} answers 404 for a pet the run has seen', example: `id ${miss.asked}: 404, though ${how}`, exchanges: [shownBy.exchange, miss.exchange] }];
+  }),
+};
+
+/** Every statement of the model, in catalog order. */
+export const MODEL_STATEMENTS: readonly ModelStatement[] = [CONS_01, CONS_02, CONS_03, CONS_04, CONS_05, CONS_06, CONS_07, CONS_08, CONS_09];
+
+/** What every statement of the model finds on one answer, judged on all the model holds, each with what it expected. */
+export function modelFindings(model: StoreModel, judged: Exchange): Array<ModelFinding & { expected: string }> {
+  return MODEL_STATEMENTS.flatMap((statement) => statement.findings(model, judged).map((finding) => ({ ...finding, expected: statement.expected })));
 }
