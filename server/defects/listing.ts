@@ -7,19 +7,20 @@ const MIXED = { preload: 30 } as const;
 
 /** Defects of the listing area. */
 export const LISTING_DEFECTS = [
-  { id: 'list-default-limit-10', area: 'listing', description: 'answers GET /pets without limit with 10 pets', rules: ['LIST-02', 'LIST-14', 'CONS-07'] },
+  { id: 'list-default-limit-10', area: 'listing', description: 'answers GET /pets without limit with 10 pets', rules: ['LIST-02', 'LIST-14', 'CONS-07', 'FUZZ-03'] },
   {
     id: 'list-limit-ignored',
     area: 'listing',
     description: 'ignores limit and always answers a page of 20',
-    rules: ['LIST-03', 'LIST-04', 'LIST-05', 'LIST-11', 'CONS-04', 'CONS-06'],
+    rules: ['LIST-03', 'LIST-04', 'LIST-05', 'LIST-11', 'CONS-04', 'CONS-06', 'FUZZ-03'],
+    byChance: ['CONS-07'],
     options: MANY,
   },
   {
     id: 'list-limit-off-by-one',
     area: 'listing',
     description: 'answers limit=N with N+1 pets',
-    rules: ['LIST-03', 'LIST-04', 'LIST-05', 'LIST-11', 'CONS-04'],
+    rules: ['LIST-03', 'LIST-04', 'LIST-05', 'LIST-11', 'CONS-04', 'FUZZ-03'],
     options: MANY,
   },
   {
@@ -35,14 +36,14 @@ export const LISTING_DEFECTS = [
     id: 'list-status-ignored',
     area: 'listing',
     description: 'ignores the status filter',
-    rules: ['LIST-09', 'LIST-11', 'CONS-05'],
+    rules: ['LIST-09', 'LIST-11', 'CONS-05', 'FUZZ-03'],
     options: MIXED,
   },
   {
     id: 'list-status-empty',
     area: 'listing',
     description: 'answers any status filter with an empty list',
-    rules: ['LIST-10', 'LIST-11', 'CONS-06', 'CONS-07'],
+    rules: ['LIST-10', 'LIST-11', 'CONS-06', 'CONS-07', 'FUZZ-03'],
     options: MIXED,
   },
   {
@@ -50,20 +51,23 @@ export const LISTING_DEFECTS = [
     area: 'listing',
     description: 'ignores limit when status is given (answers up to 20 pets of that status)',
     rules: ['LIST-11', 'CONS-04'],
+    // A generated sequence may list a status with a limit below what it holds, and more than 20 of a status may
+    // exist by the last pages, depending on the seed.
+    byChance: ['FUZZ-03', 'CONS-06', 'CONS-07'],
     options: MIXED,
   },
   {
     id: 'list-categoryid-string',
     area: 'listing',
     description: 'writes categoryId as a JSON string in list items',
-    rules: ['LIST-01'],
+    rules: ['LIST-01', 'FUZZ-03'],
     options: MIXED,
   },
   {
     id: 'list-wrapped-object',
     area: 'listing',
     description: 'answers GET /pets with {"items": [...]} instead of an array',
-    rules: ['LIST-01', 'LIST-02', 'LIST-03', 'LIST-04', 'LIST-05', 'LIST-09', 'LIST-10', 'LIST-11'],
+    rules: ['LIST-01', 'LIST-02', 'LIST-03', 'LIST-04', 'LIST-05', 'LIST-09', 'LIST-10', 'LIST-11', 'FUZZ-03'],
     options: MIXED,
   },
   // ── where the page is cut, and when ──
@@ -73,6 +77,7 @@ export const LISTING_DEFECTS = [
     description: 'cuts the page before filtering it (SQL LIMIT in a subquery, WHERE status outside it; or an in-memory slice, then filter), so status=S&limit=L comes back short',
     // Ten of each status interleaved: every default page of a status still holds some, only LIST-11's chosen case shows it.
     rules: ['LIST-11', 'CONS-07'],
+    byChance: ['FUZZ-03', 'CONS-06'],
     options: MIXED,
   },
   {
@@ -85,21 +90,21 @@ export const LISTING_DEFECTS = [
     id: 'list-no-default-page',
     area: 'listing',
     description: 'has no default page at all (Rails Pet.all, limit applied only when given), so GET /pets answers every pet',
-    rules: ['LIST-02', 'LIST-14', 'CONS-04'],
+    rules: ['LIST-02', 'LIST-14', 'CONS-04', 'FUZZ-03'],
   },
   // ── the bounds of limit ──
   {
     id: 'list-limit-100-refused',
     area: 'listing',
     description: 'refuses limit=100 with 400: the schema says exclusiveMaximum: 100, or the check is written limit < 100',
-    rules: ['LIST-04'],
+    rules: ['LIST-04', 'FUZZ-03'],
   },
   {
     id: 'list-limit-1-refused',
     area: 'listing',
     description: 'refuses limit=1 with 400: the lower bound is written limit > 1 (or exclusiveMinimum: 1)',
     // AUTH-09 sends its lowercase "bearer" request as GET /pets?limit=1 and wants a 200, so the refusal shows there too.
-    rules: ['LIST-03', 'AUTH-09'],
+    rules: ['LIST-03', 'AUTH-09', 'FUZZ-03'],
   },
   {
     id: 'list-limit-string-compare',
@@ -107,6 +112,7 @@ export const LISTING_DEFECTS = [
     description: 'compares the limit with MAX_PAGE_SIZE read from the environment, both strings, so "7" > "100" and limit=7 is refused',
     // LIST-11 asks for a limit of 2 here ("2" > "100" as well).
     rules: ['LIST-05', 'LIST-11'],
+    byChance: ['FUZZ-03'],
     options: MIXED,
   },
   {
@@ -128,7 +134,7 @@ export const LISTING_DEFECTS = [
     id: 'list-default-status-omitted',
     area: 'listing',
     description: 'leaves status out of list items whose status is available: Jackson @JsonInclude(NON_DEFAULT) on a DTO whose status defaults to AVAILABLE',
-    rules: ['LIST-09', 'LIST-10', 'CONS-01', 'CONS-05'],
+    rules: ['LIST-09', 'LIST-10', 'CONS-01', 'CONS-05', 'FUZZ-03'],
   },
   {
     id: 'list-limit-422-detail',
