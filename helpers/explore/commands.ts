@@ -366,7 +366,7 @@ export const FIXED_SEQUENCES: ReadonlyArray<{ name: string; about: string; comma
   },
   {
     name: 'ids-and-pages',
-    about: 'the edge ids no other check asks for, a listed pet read back, the default page',
+    about: 'the edge ids no other check asks for, a listed pet read back, the default page and the largest',
     commands: () => [
       new FetchPet({ edge: 'int64-min' }),
       new FetchPet({ edge: 'zero' }),
@@ -374,6 +374,8 @@ export const FIXED_SEQUENCES: ReadonlyArray<{ name: string; about: string; comma
       new ListPets({ limit: PAGE_SIZE.min }),
       new FetchPet({ known: 0 }),
       new ListPets({}),
+      // Every pet the run has seen, up to 100, read again: each is held to its write and to every earlier read.
+      new ListPets({ limit: PAGE_SIZE.max }),
     ],
   },
 ];

@@ -21,21 +21,21 @@ export const CREATING_DEFECTS = [
     id: 'create-categoryid-double',
     area: 'creating',
     description: 'stores categoryId as a double, so values above 2^53 come back changed',
-    rules: ['CREATE-03', 'CREATE-05', 'CREATE-14', 'FUZZ-02', 'CONS-01', 'FUZZ-03'],
+    rules: ['CREATE-03', 'CREATE-05', 'CREATE-14', 'FUZZ-02', 'FUZZ-03', 'CONS-01'],
   },
   {
     id: 'create-same-id',
     area: 'creating',
     description: 'gives every created pet the first id',
     // GET of that id serves the last pet stored under it, so every other pet cannot be fetched back.
-    rules: ['CREATE-04', 'CREATE-05', 'FETCH-01', 'CONS-08', 'FUZZ-03'],
+    rules: ['CREATE-04', 'CREATE-05', 'FETCH-01', 'FUZZ-03', 'CONS-08'],
   },
   {
     id: 'create-not-stored',
     area: 'creating',
     description: 'answers 201 but forgets the pet (GET gives 404, lists leave it out)',
     // The list checks count the pets the server said it created: every page comes back short.
-    rules: ['CREATE-05', 'LIST-02', 'LIST-03', 'LIST-04', 'LIST-05', 'LIST-10', 'LIST-11', 'LIST-14', 'FETCH-01', 'CONS-06', 'CONS-07', 'FUZZ-03', 'CONS-09'],
+    rules: ['CREATE-05', 'LIST-02', 'LIST-03', 'LIST-04', 'LIST-05', 'LIST-10', 'LIST-11', 'LIST-14', 'FETCH-01', 'FUZZ-03', 'CONS-06', 'CONS-07', 'CONS-09'],
   },
   {
     id: 'create-missing-status-unknown',
@@ -83,35 +83,35 @@ export const CREATING_DEFECTS = [
     id: 'create-name-stripped',
     area: 'creating',
     description: 'strips leading and trailing whitespace from the name (Python str.strip(), Pydantic str_strip_whitespace, Rails squish)',
-    rules: ['CREATE-03', 'CREATE-05', 'CREATE-14', 'CONS-01', 'FUZZ-03'],
+    rules: ['CREATE-03', 'CREATE-05', 'CREATE-14', 'FUZZ-03', 'CONS-01'],
     byChance: ['FUZZ-02'],
   },
   {
     id: 'create-name-nfc',
     area: 'creating',
     description: 'normalises the name to Unicode NFC before storing it (unicodedata.normalize, String.prototype.normalize)',
-    rules: ['CREATE-03', 'CREATE-05', 'CREATE-14', 'CONS-01', 'FUZZ-03'],
+    rules: ['CREATE-03', 'CREATE-05', 'CREATE-14', 'FUZZ-03', 'CONS-01'],
     byChance: ['FUZZ-02'],
   },
   {
     id: 'create-name-html-escaped',
     area: 'creating',
     description: 'HTML-escapes the name on the way in (express-validator .escape(): <&>"\'/\\ become entities)',
-    rules: ['CREATE-03', 'CREATE-05', 'CREATE-14', 'CONS-01', 'FUZZ-03'],
+    rules: ['CREATE-03', 'CREATE-05', 'CREATE-14', 'FUZZ-03', 'CONS-01'],
     byChance: ['FUZZ-02'],
   },
   {
     id: 'create-name-varchar-255',
     area: 'creating',
     description: 'cuts the name to 255 characters without a word (a VARCHAR(255) column, MySQL outside strict mode)',
-    rules: ['CREATE-03', 'CREATE-05', 'CREATE-14', 'CONS-01', 'FUZZ-03'],
+    rules: ['CREATE-03', 'CREATE-05', 'CREATE-14', 'FUZZ-03', 'CONS-01'],
     byChance: ['FUZZ-02'],
   },
   {
     id: 'create-name-utf8mb3',
     area: 'creating',
     description: 'stores a 4-byte character of the name as ? (a MySQL utf8mb3 column), while the 201 echoes the request entity (JPA save without refresh)',
-    rules: ['CREATE-05', 'CREATE-14', 'CONS-01', 'FUZZ-03'],
+    rules: ['CREATE-05', 'CREATE-14', 'FUZZ-03', 'CONS-01'],
   },
 
   // ── categoryId: falsy values and coercion ──
@@ -241,7 +241,7 @@ export const CREATING_DEFECTS = [
     id: 'create-client-id-honoured',
     area: 'creating',
     description: 'spreads the body over the id it assigned ({ id, ...body }, mass assignment): a client-sent id is taken, duplicates included',
-    rules: ['CREATE-04', 'CONS-08', 'FUZZ-03'],
+    rules: ['CREATE-04', 'FUZZ-03', 'CONS-08'],
   },
   {
     id: 'create-201-no-body',
@@ -266,6 +266,6 @@ export const CREATING_DEFECTS = [
     id: 'list-categoryid-float64',
     area: 'creating',
     description: 'serialises the listing through float64 (Go map[string]interface{}, a JS Number), so categoryIds above 2^53 change in GET /pets only',
-    rules: ['CREATE-14', 'CONS-01', 'FUZZ-03'],
+    rules: ['CREATE-14', 'FUZZ-03', 'CONS-01'],
   },
 ] as const satisfies readonly DefectSpec[];

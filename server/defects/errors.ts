@@ -7,15 +7,15 @@ const ERROR_SCHEMA_RULES = ['ERR-02', ...ERROR_BODY_RULES, ...CREATE_400_RULES, 
 
 /** Defects of the errors area. */
 export const ERRORS_DEFECTS = [
-  { id: 'errors-text-plain', area: 'errors', description: 'sends every error as text/plain (the body is still the JSON Error)', rules: ['ERR-01', 'FUZZ-03'] },
-  { id: 'errors-status-always-400', area: 'errors', description: 'writes status 400 in every Error body', rules: ['ERR-03', 'RATE-09', 'FUZZ-03'] },
+  { id: 'errors-text-plain', area: 'errors', description: 'sends every error as text/plain (the body is still the JSON Error)', rules: ['FUZZ-03', 'ERR-01'] },
+  { id: 'errors-status-always-400', area: 'errors', description: 'writes status 400 in every Error body', rules: ['FUZZ-03', 'ERR-03', 'RATE-09'] },
   {
     id: 'errors-without-code',
     area: 'errors',
     description: 'leaves code out of every Error body',
     rules: ERROR_SCHEMA_RULES,
   },
-  { id: 'list-text-plain', area: 'errors', description: 'sends the GET /pets list as text/plain', rules: ['ERR-05', 'FUZZ-03'] },
+  { id: 'list-text-plain', area: 'errors', description: 'sends the GET /pets list as text/plain', rules: ['FUZZ-03', 'ERR-05'] },
   { id: 'errors-unknown-status-500', area: 'errors', description: 'answers an unknown status filter with 500', rules: ['ERR-04'] },
   {
     id: 'errors-status-string',
@@ -39,7 +39,7 @@ export const ERRORS_DEFECTS = [
     id: 'errors-problem-json',
     area: 'errors',
     description: 'sends errors as application/problem+json (Spring 6 ProblemDetail\'s media type) though the body is the spec\'s Error',
-    rules: ['ERR-01', 'FUZZ-03'],
+    rules: ['FUZZ-03', 'ERR-01'],
   },
   {
     id: 'errors-envelope',
@@ -51,13 +51,13 @@ export const ERRORS_DEFECTS = [
     id: 'json-content-type-sniffed',
     area: 'errors',
     description: 'never sets Content-Type, so Go\'s net/http sniffs every JSON body as text/plain; charset=utf-8 (errors and successes alike)',
-    rules: ['ERR-01', 'ERR-05', 'FUZZ-03'],
+    rules: ['FUZZ-03', 'ERR-01', 'ERR-05'],
   },
   {
     id: 'fetch-404-nginx-page',
     area: 'errors',
     description: 'answers an unknown pet with nginx\'s own 404 page (text/html): proxy_intercept_errors on in front of the API replaces the upstream\'s Error body',
-    rules: ['FETCH-02', 'ERR-01', 'ERR-02', 'FUZZ-03'],
+    rules: ['FETCH-02', 'FUZZ-03', 'ERR-01', 'ERR-02'],
   },
   {
     id: 'fetch-petid-express-html',
@@ -76,7 +76,7 @@ export const ERRORS_DEFECTS = [
     id: 'fetch-express-send-string',
     area: 'errors',
     description: 'serves GET /pets/{petId} with res.send(JSON.stringify(pet)): Express types a string body text/html',
-    rules: ['ERR-05', 'FUZZ-03'],
+    rules: ['FUZZ-03', 'ERR-05'],
   },
   {
     id: 'list-status-sendstatus-400',
@@ -88,13 +88,13 @@ export const ERRORS_DEFECTS = [
     id: 'list-hal-json',
     area: 'errors',
     description: 'sends the GET /pets array as application/hal+json: Spring HATEOAS negotiates its media type for a collection resource, though the body is a plain array',
-    rules: ['ERR-05', 'FUZZ-03'],
+    rules: ['FUZZ-03', 'ERR-05'],
   },
   {
     id: 'fetch-jsonapi-media-type',
     area: 'errors',
     description: 'sends GET /pets/{petId} as application/vnd.api+json (a JSON:API serializer\'s media type) though the body is the spec\'s Pet',
-    rules: ['ERR-05', 'FUZZ-03'],
+    rules: ['FUZZ-03', 'ERR-05'],
   },
   {
     id: 'store-orders-nginx-401',
@@ -108,7 +108,7 @@ export const ERRORS_DEFECTS = [
     description: 'routes /pets/:petId(\\d+) in Express, so a petId that is not digits matches no route and gets finalhandler\'s "Cannot GET" page (404, text/html)',
     // A 4xx is all FETCH-03 asks, and AUTH-07 allows a 404 from a router that matches integer ids only; the
     // unknown pet -1 is not digits either, so FETCH-02 gets the page instead of an Error.
-    rules: ['FETCH-02', 'ERR-01', 'ERR-02', 'FUZZ-03'],
+    rules: ['FETCH-02', 'FUZZ-03', 'ERR-01', 'ERR-02'],
   },
   {
     id: 'auth-401-gateway-text-plain',

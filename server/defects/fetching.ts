@@ -10,7 +10,7 @@ export const FETCHING_DEFECTS = [
     id: 'fetch-unknown-404-text',
     area: 'fetching',
     description: 'answers an unknown pet with 404 and an empty text/plain body',
-    rules: ['FETCH-02', 'ERR-01', 'ERR-02', 'FUZZ-03'],
+    rules: ['FETCH-02', 'FUZZ-03', 'ERR-01', 'ERR-02'],
   },
   {
     id: 'fetch-parseint-petid',
@@ -24,7 +24,7 @@ export const FETCHING_DEFECTS = [
     id: 'fetch-id-lossy-double',
     area: 'fetching',
     description: 'looks petId up through a double, so ids above 2^53 miss or hit a neighbour',
-    rules: ['FETCH-01', 'CREATE-05', 'CONS-02', 'FUZZ-03', 'CONS-09'],
+    rules: ['FETCH-01', 'CREATE-05', 'FUZZ-03', 'CONS-02', 'CONS-09'],
     options: { firstId: 2n ** 53n + 1n },
   },
   {
@@ -38,7 +38,7 @@ export const FETCHING_DEFECTS = [
     id: 'fetch-unknown-500',
     area: 'fetching',
     description: 'crashes on an unknown pet with 500: Optional.get() on an empty Optional (Java), None.name (Python), the miss never checked',
-    rules: ['FETCH-02', 'ERR-04', 'FUZZ-03'],
+    rules: ['FETCH-02', 'FUZZ-03', 'ERR-04'],
   },
   {
     id: 'fetch-unknown-200-null',
@@ -56,7 +56,7 @@ export const FETCHING_DEFECTS = [
     id: 'fetch-spring-default-404',
     area: 'fetching',
     description: "answers an unknown pet with Spring Boot's default 404 body {timestamp, status, error, path} (ResponseStatusException, no @ControllerAdvice), not the Error",
-    rules: ['FETCH-02', 'ERR-02', 'FUZZ-03'],
+    rules: ['FETCH-02', 'FUZZ-03', 'ERR-02'],
   },
   {
     id: 'fetch-index-bound-off-by-one',
@@ -68,13 +68,13 @@ export const FETCHING_DEFECTS = [
     id: 'fetch-array-index-zero-based',
     area: 'fetching',
     description: 'looks a pet up as pets[id] in a 0-based array of 1-based ids, so GET /pets/1 serves pet 2',
-    rules: ['FETCH-01', 'CREATE-05', 'CONS-02', 'FUZZ-03'],
+    rules: ['FETCH-01', 'CREATE-05', 'FUZZ-03', 'CONS-02'],
   },
   {
     id: 'fetch-lookup-with-at',
     area: 'fetching',
     description: 'looks a pet up as pets.at(id - 1): Array.prototype.at counts a negative index from the end, so GET /pets/-1 serves a pet',
-    rules: ['FETCH-02', 'CONS-02', 'FUZZ-03'],
+    rules: ['FETCH-02', 'FUZZ-03', 'CONS-02'],
   },
   // ── reading petId ──
   {
@@ -111,6 +111,6 @@ export const FETCHING_DEFECTS = [
     id: 'fetch-status-omitted',
     area: 'fetching',
     description: 'leaves status out of the getPet body: its DTO was written before status existed and nobody added the field',
-    rules: ['FETCH-01', 'CREATE-05', 'CONS-01', 'FUZZ-03'],
+    rules: ['FETCH-01', 'CREATE-05', 'FUZZ-03', 'CONS-01'],
   },
 ] as const satisfies readonly DefectSpec[];

@@ -7,12 +7,12 @@ const MIXED = { preload: 30 } as const;
 
 /** Defects of the listing area. */
 export const LISTING_DEFECTS = [
-  { id: 'list-default-limit-10', area: 'listing', description: 'answers GET /pets without limit with 10 pets', rules: ['LIST-02', 'LIST-14', 'CONS-07', 'FUZZ-03'] },
+  { id: 'list-default-limit-10', area: 'listing', description: 'answers GET /pets without limit with 10 pets', rules: ['LIST-02', 'LIST-14', 'FUZZ-03', 'CONS-07'] },
   {
     id: 'list-limit-ignored',
     area: 'listing',
     description: 'ignores limit and always answers a page of 20',
-    rules: ['LIST-03', 'LIST-04', 'LIST-05', 'LIST-11', 'CONS-04', 'CONS-06', 'FUZZ-03'],
+    rules: ['LIST-03', 'LIST-04', 'LIST-05', 'LIST-11', 'FUZZ-03', 'CONS-04', 'CONS-06'],
     byChance: ['CONS-07'],
     options: MANY,
   },
@@ -20,7 +20,7 @@ export const LISTING_DEFECTS = [
     id: 'list-limit-off-by-one',
     area: 'listing',
     description: 'answers limit=N with N+1 pets',
-    rules: ['LIST-03', 'LIST-04', 'LIST-05', 'LIST-11', 'CONS-04', 'FUZZ-03'],
+    rules: ['LIST-03', 'LIST-04', 'LIST-05', 'LIST-11', 'FUZZ-03', 'CONS-04'],
     options: MANY,
   },
   {
@@ -36,14 +36,14 @@ export const LISTING_DEFECTS = [
     id: 'list-status-ignored',
     area: 'listing',
     description: 'ignores the status filter',
-    rules: ['LIST-09', 'LIST-11', 'CONS-05', 'FUZZ-03'],
+    rules: ['LIST-09', 'LIST-11', 'FUZZ-03', 'CONS-05'],
     options: MIXED,
   },
   {
     id: 'list-status-empty',
     area: 'listing',
     description: 'answers any status filter with an empty list',
-    rules: ['LIST-10', 'LIST-11', 'CONS-06', 'CONS-07', 'FUZZ-03'],
+    rules: ['LIST-10', 'LIST-11', 'FUZZ-03', 'CONS-06', 'CONS-07'],
     options: MIXED,
   },
   {
@@ -90,7 +90,7 @@ export const LISTING_DEFECTS = [
     id: 'list-no-default-page',
     area: 'listing',
     description: 'has no default page at all (Rails Pet.all, limit applied only when given), so GET /pets answers every pet',
-    rules: ['LIST-02', 'LIST-14', 'CONS-04', 'FUZZ-03'],
+    rules: ['LIST-02', 'LIST-14', 'FUZZ-03', 'CONS-04'],
   },
   // ── the bounds of limit ──
   {
@@ -134,7 +134,7 @@ export const LISTING_DEFECTS = [
     id: 'list-default-status-omitted',
     area: 'listing',
     description: 'leaves status out of list items whose status is available: Jackson @JsonInclude(NON_DEFAULT) on a DTO whose status defaults to AVAILABLE',
-    rules: ['LIST-09', 'LIST-10', 'CONS-01', 'CONS-05', 'FUZZ-03'],
+    rules: ['LIST-09', 'LIST-10', 'FUZZ-03', 'CONS-01', 'CONS-05'],
   },
   {
     id: 'list-limit-422-detail',
