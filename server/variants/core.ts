@@ -1,3 +1,5 @@
+import { PAGE_SIZE } from '../../helpers/spec/facts.js';
+import { integerParameter } from '../listing.js';
 import type { VariantSpec } from './spec.js';
 
 /** The first gallery: int64 ids, Retry-After forms, extra fields, status defaults, transport and plans. */
@@ -13,8 +15,25 @@ export const CORE_VARIANTS = [
   { id: 'default-status', area: 'creating', description: 'gives a pet created without status the status available' },
   { id: 'no-status', area: 'creating', description: 'leaves status out of a pet created without one (the default behaviour)' },
   { id: 'charset', area: 'transport', description: 'sends every JSON body as application/json; charset=utf-8' },
-  { id: 'newest-first', area: 'listing', description: 'lists the newest pet first' },
-  { id: 'clamp-limit', area: 'listing', description: 'clamps an out-of-range integer limit into 1–100 instead of answering 400' },
+  {
+    id: 'newest-first',
+    area: 'listing',
+    description: 'lists the newest pet first',
+    overrides: {
+      selectPage: (pets, query, reference) => reference([...pets].reverse(), query),
+    },
+  },
+  {
+    id: 'clamp-limit',
+    area: 'listing',
+    description: 'clamps an out-of-range integer limit into 1–100 instead of answering 400',
+    overrides: {
+      parseLimit: (raw, reference) => {
+        const limit = integerParameter(raw);
+        return limit === undefined ? reference(raw) : { value: Math.min(Math.max(limit, PAGE_SIZE.min), PAGE_SIZE.max) };
+      },
+    },
+  },
   { id: 'slow', area: 'transport', description: 'delays every response by 200 ms' },
   {
     id: 'free-plan',
