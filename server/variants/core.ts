@@ -11,8 +11,25 @@ export const CORE_VARIANTS = [
     options: { firstId: 2n ** 53n + 11n },
   },
   { id: 'retry-after-http-date', area: 'ratelimit', description: 'sends Retry-After as an HTTP-date' },
-  { id: 'extra-fields', area: 'creating', description: 'adds createdAt and tags: [] to every Pet body' },
-  { id: 'default-status', area: 'creating', description: 'gives a pet created without status the status available' },
+  {
+    id: 'extra-fields',
+    area: 'creating',
+    description: 'adds createdAt and tags: [] to every Pet body',
+    overrides: {
+      petBody: (pet, operation, reference) => ({ ...reference(pet, operation), createdAt: pet.createdAt, tags: [] }),
+    },
+  },
+  {
+    id: 'default-status',
+    area: 'creating',
+    description: 'gives a pet created without status the status available',
+    overrides: {
+      readNewPet: (text, reference) => {
+        const read = reference(text);
+        return read.ok && read.pet.status === undefined ? { ...read, pet: { ...read.pet, status: 'available' } } : read;
+      },
+    },
+  },
   { id: 'no-status', area: 'creating', description: 'leaves status out of a pet created without one (the default behaviour)' },
   { id: 'charset', area: 'transport', description: 'sends every JSON body as application/json; charset=utf-8' },
   {
