@@ -53,9 +53,9 @@ export function gate(ctx: Context): (request: FastifyRequest, reply: FastifyRepl
     setHeaders(reply, ctx.seams.rateLimitHeaders(admission));
     // Only a limiter policy that bans answers this: "continuing to send requests after a 429 may lead to a temporary ban".
     if (admission.verdict === 'banned') return sendError(reply, ctx, 403, 'banned', 'this API key is banned for ignoring 429 responses');
-    if (admission.verdict === 'limited') return send(reply, ctx.seams.tooManyRequests(admission));
+    if (admission.verdict === 'limited') return send(reply, ctx, ctx.seams.tooManyRequests(admission));
     const refused = ctx.seams.authenticate(request, operationOf(request, ctx));
-    return refused === undefined ? undefined : send(reply, refused);
+    return refused === undefined ? undefined : send(reply, ctx, refused);
   };
 }
 

@@ -20,7 +20,7 @@ const OPERATIONS: Readonly<Record<OperationId, { method: 'GET' | 'POST'; path: s
 export function registerRoutes(app: FastifyInstance, ctx: Context): void {
   for (const [operation, { method, path }] of Object.entries(OPERATIONS) as Array<[OperationId, (typeof OPERATIONS)[OperationId]]>) {
     if (!ctx.seams.serves(operation)) continue;
-    app.route({ method, url: `${ctx.settings.basePath}${path}`, handler: async (request, reply) => send(reply, await ctx.seams.respond(operation, request)) });
+    app.route({ method, url: `${ctx.settings.basePath}${path}`, handler: async (request, reply) => send(reply, ctx, await ctx.seams.respond(operation, request)) });
   }
 }
 

@@ -36,7 +36,7 @@ export interface Answer {
   status: number;
   /** Extra response headers, names in lower case. */
   headers?: Readonly<Record<string, string>>;
-  /** Defaults to application/json for a `json` body, and to no Content-Type otherwise. */
+  /** Defaults to the `jsonType` seam's (application/json) for a `json` body, and to no Content-Type otherwise. */
   contentType?: string;
   json?: unknown;
   text?: string;
@@ -129,7 +129,9 @@ export interface Seams {
   /** The answer to a missing or invalid key: 401, a challenge and an Error. */
   unauthorized: (request: FastifyRequest) => Answer;
 
-  // ── Errors (responses.ts, routes.ts) ──
+  // ── Answers and errors (responses.ts, routes.ts) ──
+  /** The media type of every JSON body written without a content type of its own. */
+  jsonType: () => string;
   /** The spec's Error response; every error the server answers is built here. */
   error: (status: number, code: string, message: string) => ErrorAnswer;
   /** The answer to a query or path parameter that was refused. */
@@ -187,7 +189,7 @@ const SEAM_ARITY: { readonly [K in SeamName]: Parameters<Seams[K]>['length'] } =
   serves: 1, respond: 2, outgoing: 3,
   limiterPolicy: 0, rateLimitBucket: 2, rateLimitHeaders: 1, tooManyRequests: 1,
   acceptedKeys: 0, authorizes: 1, authenticate: 2, unauthorized: 1,
-  error: 3, invalidParameter: 2,
+  jsonType: 0, error: 3, invalidParameter: 2,
   parseLimit: 1, parseStatus: 1, selectPage: 2,
   petBody: 2,
   parseBody: 1, member: 2, readName: 1, readCategoryId: 1, readStatus: 1, readNewPet: 1, invalidNewPet: 2, allocateId: 1, storePet: 1,
