@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { activeRules, deselectionReason, loadCatalog, type Rule } from '../helpers/spec/catalog.js';
+import { activeRules, deselectionReason, type Rule } from '../helpers/spec/catalog.js';
+import { SPEC_VERSION } from '../helpers/spec/facts.js';
 import { parseJson } from '../helpers/json.js';
 import type { Exchange } from '../helpers/http/exchange.js';
 import { proxyPassword, proxyRouteFor } from '../helpers/http/proxy.js';
@@ -113,7 +114,7 @@ export async function certify(options: RunOptions): Promise<RunResult> {
     });
     const report: Report = {
       tool: { name: TOOL.name, version: TOOL.version },
-      specVersion: loadCatalog().specVersion,
+      specVersion: SPEC_VERSION,
       runId,
       target: replay ? replay.target : { baseUrl, embedded: wasEmbedded, ...(proxy ? { proxy: proxy.shown } : {}) },
       startedAt: startedAt.toISOString(),

@@ -10,7 +10,7 @@ import { mayRefuseNewPet, petFieldDifferences, show, type PetField } from '../he
 import { isValidPet, listedIds, petName, recordIfCreated, SetupError } from '../helpers/fixtures/pets.js';
 import { answeredAt, readAfterWrite, readLags } from '../helpers/http/read-after-write.js';
 import { validateSchema } from '../helpers/judge/schema.js';
-import { INT64, PET_STATUSES } from '../helpers/spec/facts.js';
+import { INT64, PAGE_SIZE, PET_STATUSES } from '../helpers/spec/facts.js';
 import { softlyTogether } from '../helpers/judge/together.js';
 
 
@@ -415,15 +415,17 @@ describe('creating', () => {
     for (const label of Object.keys(NEW_PETS) as NewPetLabel[]) await creation(ctx, label);
     const created = runCreations(ctx);
     if (created.size === 0) return ctx.skip('no creation of this run answered an id, so no listed pet can be told to be one of the run\'s');
-    // Filtered by pending: the pet above 2^53 and the string edges are pending, so a target holding more than
-    // 100 pets is likelier to list them on this one page.
+    // Filtered by pending: the pet above 2^53 and the string edges are pending, so a target holding more pets
+    // than the largest page is likelier to list them on this one page.
     // Read again while a pending pet of the run is missing from a page that has room for it (a lagging replica).
     const pending = [...created].filter(([, creations]) => creations.some(({ sent }) => sent.status === 'pending'));
     const lastWrite = Math.max(...pending.flatMap(([, creations]) => creations.map(({ exchange }) => answeredAt(exchange))));
-    const exchange = await readAfterWrite(ctx, 'the pending pets in GET /pets?status=pending&limit=100', pending.length > 0 ? lastWrite : undefined,
-      () => ctx.client.send({ path: '/pets', query: { status: 'pending', limit: '100' } }), (answer) => {
+    const query = { status: 'pending', limit: String(PAGE_SIZE.max) };
+    const asked = `GET /pets?${new URLSearchParams(query)}`;
+    const exchange = await readAfterWrite(ctx, `the pending pets in ${asked}`, pending.length > 0 ? lastWrite : undefined,
+      () => ctx.client.send({ path: '/pets', query }), (answer) => {
         const items = answer.response?.json;
-        if (answer.response?.status !== 200 || !Array.isArray(items) || items.length >= 100) return true;
+        if (answer.response?.status !== 200 || !Array.isArray(items) || items.length >= PAGE_SIZE.max) return true;
         const listed = listedIds(items);
         return pending.every(([id]) => listed.has(id));
       });
@@ -431,7 +433,7 @@ describe('creating', () => {
     if (responseOf(exchange).status !== 200 || !Array.isArray(page)) return ctx.skip(`the listing is not a JSON array (${describeExchange(exchange)}): LIST-01 judges that`);
     // A listed item that is no valid Pet is LIST-01's finding, not a second one here.
     const ours = page.filter((item) => isValidPet(item) && created.has(String(item.id))) as Array<Record<string, Json>>;
-    if (ours.length === 0) return ctx.skip(`none of the ${created.size} pet(s) this run created is on the page GET /pets?status=pending&limit=100 answered (${page.length} pets)`);
+    if (ours.length === 0) return ctx.skip(`none of the ${created.size} pet(s) this run created is on the page ${asked} answered (${page.length} pets)`);
     for (const item of ours) {
       await ctx.softly(() => {
         // An id answered twice is CREATE-04's finding: the item matches if it is either of those pets.

@@ -14,6 +14,7 @@ import { unknownPetId } from '../helpers/fixtures/pets.js';
 import { asBigInt, isJsonObject } from '../helpers/json.js';
 import { provoke429, type ProbeOutcome } from '../helpers/http/rate-limit-probe.js';
 import { parseHttpDate, retryAfterForm } from '../helpers/http/retry-after.js';
+import { RATE_PLANS } from '../helpers/spec/facts.js';
 
 const HEADERS = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'] as const;
 const SHOWN: Record<(typeof HEADERS)[number], string> = {
@@ -218,17 +219,20 @@ function asideReason(past: readonly Step[], lastSecond: readonly Step[]): string
   return reasons.join('; ');
 }
 
-/** The plan of the spec a limit and window length match. */
+/** The plan of the spec a limit and window length match (Limits › Request rate, by plan). */
 function planOf(limit: number, windowSeconds: number | undefined): string {
-  const perMinute: Record<number, string> = { 60: 'Free', 300: 'Pro', 1000: 'Business' };
-  const perDay: Record<number, string> = { 1000: 'Free', 10_000: 'Pro', 100_000: 'Business' };
+  const perMinute = RATE_PLANS.find((plan) => plan.perMinute === limit)?.name;
+  const perDay = RATE_PLANS.find((plan) => plan.perDay === limit)?.name;
+  // The plan whose limits the spec calls custom (Enterprise): a limit no plan names may be one of its.
+  const custom = RATE_PLANS.filter((plan) => plan.perMinute === undefined || plan.perDay === undefined).map((plan) => `${plan.name}, custom?`).join('; ');
+  const unnamed = (per: string) => `no plan of the spec (${limit} a ${per}${custom ? `: ${custom}` : ''})`;
   if (windowSeconds !== undefined && windowSeconds <= 65) {
-    return perMinute[limit] ? `the ${perMinute[limit]} plan (${limit} a minute)` : `no plan of the spec (${limit} a minute: Enterprise, custom?)`;
+    return perMinute ? `the ${perMinute} plan (${limit} a minute)` : unnamed('minute');
   }
   if (windowSeconds !== undefined && windowSeconds >= 3600) {
-    return perDay[limit] ? `the daily limit of the ${perDay[limit]} plan (${limit} a day)` : `no plan of the spec (${limit} a day: Enterprise, custom?)`;
+    return perDay ? `the daily limit of the ${perDay} plan (${limit} a day)` : unnamed('day');
   }
-  const guesses = [perMinute[limit] && `${perMinute[limit]} a minute`, perDay[limit] && `${perDay[limit]} a day`].filter(Boolean);
+  const guesses = [perMinute && `${perMinute} a minute`, perDay && `${perDay} a day`].filter(Boolean);
   return guesses.length > 0 ? `the ${guesses.join(' or the ')} figure` : 'no plan of the spec';
 }
 
