@@ -8,6 +8,7 @@ import { groupExchanges, type OperationId } from '../helpers/judge/operations.js
 import { petName, petsKnownToExist, recordIfCreated, unknownPetId, type Pet } from '../helpers/fixtures/pets.js';
 import { swapCase } from '../helpers/http/redact.js';
 import { softlyTogether } from '../helpers/judge/together.js';
+import { runKey } from '../helpers/run-context.js';
 import { PAGE_SIZE } from '../helpers/spec/facts.js';
 
 /** How each broken credential reads in a message. */
@@ -39,12 +40,11 @@ async function requests(ctx: CheckContext, label: string): Promise<Record<Operat
   };
 }
 
-let existing: Promise<Pet[]> | undefined;
+const EXISTING_PETS = runKey<Promise<Pet[]>>('auth: pets known to exist');
 
-/** Looked up once for the checks that run together: one listing at most, not one per check. */
+/** Looked up once per run for the checks that run together: one listing at most, not one per check. */
 function existingPets(ctx: CheckContext): Promise<Pet[]> {
-  existing ??= petsKnownToExist(ctx, { create: false });
-  return existing;
+  return ctx.run.shared(EXISTING_PETS, () => petsKnownToExist(ctx, { create: false }));
 }
 
 /** Sends one operation with one broken credential; it must get 401 with an Error body. */

@@ -9,20 +9,17 @@ import { show } from '../helpers/fixtures/pet-fields.js';
 import { asBigInt, isJsonObject, type Json } from '../helpers/json.js';
 import { itemsById, samePet, StoreModel, type ListedPage, type PetView } from '../helpers/model/store-model.js';
 import { PAGE_SIZE, PET_STATUSES } from '../helpers/spec/facts.js';
-import type { PetstoreClient } from '../helpers/http/client.js';
+import { runKey } from '../helpers/run-context.js';
 
-// The last pages, read once per run (keyed by the run's client, so a second run in the process reads its own).
-const lastReads = new WeakMap<PetstoreClient, Promise<unknown>>();
+const LAST_PAGES = runKey<Promise<unknown>>('consistency: the last pages');
 
 /**
- * The largest pages the spec allows, unfiltered and for each status, read after every write of the run: the
- * one moment the run knows the most it will about what the target holds, so a page cut short shows.
+ * The largest pages the spec allows, unfiltered and for each status, read once per run after every write of
+ * the run: the one moment the run knows the most it will about what the target holds, so a page cut short shows.
  */
 function readLastPages(ctx: CheckContext): Promise<unknown> {
-  const reading = lastReads.get(ctx.client) ?? Promise.all([undefined, ...PET_STATUSES].map((status) =>
-    ctx.client.send({ path: '/pets', query: { ...(status ? { status } : {}), limit: String(PAGE_SIZE.max) } })));
-  lastReads.set(ctx.client, reading);
-  return reading;
+  return ctx.run.shared(LAST_PAGES, () => Promise.all([undefined, ...PET_STATUSES].map((status) =>
+    ctx.client.send({ path: '/pets', query: { ...(status ? { status } : {}), limit: String(PAGE_SIZE.max) } }))));
 }
 
 /** The run's model of the store, built from every exchange the run recorded, the last pages included. */

@@ -10,6 +10,7 @@ import { ensurePets, knownPetIds, knownPets, knownStatusCounts, mostHeldStatus, 
 import { validateSchema } from '../helpers/judge/schema.js';
 import { PAGE_SIZE, PET_STATUSES } from '../helpers/spec/facts.js';
 import { softlyTogether } from '../helpers/judge/together.js';
+import { runKey } from '../helpers/run-context.js';
 
 /**
  * A 200 page, or a violation saying what came back instead. Only the array is required here: whether
@@ -121,11 +122,12 @@ async function unfilteredOrder(ctx: CheckContext): Promise<Pet[]> {
 const OUT_OF_RANGE = [PAGE_SIZE.min - 1, -1, PAGE_SIZE.max + 1, PAGE_SIZE.max * 10].map(String);
 const NOT_INTEGERS = ['abc', '1.5', '', '10abc'];
 /** Default pages per status, fetched by LIST-09 and reused by LIST-10 and LIST-14: three requests, not nine. */
-const statusPages = new Map<string, { pets: Pet[]; exchange: Exchange }>();
+const STATUS_PAGES = runKey<Map<string, { pets: Pet[]; exchange: Exchange }>>('listing: default page per status');
 
 async function statusPage(ctx: CheckContext, status: string): Promise<{ pets: Pet[]; exchange: Exchange }> {
-  const page = statusPages.get(status) ?? (await listPage(ctx, { status }));
-  statusPages.set(status, page);
+  const pages = ctx.run.shared(STATUS_PAGES, () => new Map());
+  const page = pages.get(status) ?? (await listPage(ctx, { status }));
+  pages.set(status, page);
   return page;
 }
 

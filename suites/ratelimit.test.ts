@@ -14,6 +14,7 @@ import { unknownPetId } from '../helpers/fixtures/pets.js';
 import { asBigInt, isJsonObject } from '../helpers/json.js';
 import { provoke429, type ProbeOutcome } from '../helpers/http/rate-limit-probe.js';
 import { parseHttpDate, retryAfterForm } from '../helpers/http/retry-after.js';
+import { runKey } from '../helpers/run-context.js';
 import { RATE_PLANS } from '../helpers/spec/facts.js';
 
 const HEADERS = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'] as const;
@@ -24,21 +25,21 @@ const SHOWN: Record<(typeof HEADERS)[number], string> = {
 const LONGEST_WINDOW_S = 86_400;
 // Without a Date header, Reset is read against our clock, which may differ from the server's.
 const CLOCK_SKEW_S = 300;
-const PROBE_RULES = new Set(['RATE-07', 'RATE-08', 'RATE-09', 'RATE-10', 'RATE-11', 'RATE-12']);
+const PROBE_RULES: ReadonlySet<string> = new Set(['RATE-07', 'RATE-08', 'RATE-09', 'RATE-10', 'RATE-11', 'RATE-12']);
 
 /** Every response of the run before the probe. */
 function responses(ctx: CheckContext): Exchange[] {
   return ctx.client.exchanges.filter((exchange) => exchange.response && !PROBE_RULES.has(exchange.rule ?? ''));
 }
 
-let sampling: Promise<void> | undefined;
+const SAMPLES = runKey<Promise<void>>('ratelimit: samples');
 
 /**
- * Makes sure there is something to judge: a count to follow exactly (below), an error answered to the key,
- * one request without a key. A full run has the last two, and sends only the five requests of the count.
+ * Makes sure there is something to judge, once per run: a count to follow exactly (below), an error answered
+ * to the key, one request without a key. A full run has the last two, and sends only the five requests of the count.
  */
 function ensureSamples(ctx: CheckContext): Promise<void> {
-  sampling ??= (async () => {
+  return ctx.run.shared(SAMPLES, async () => {
     const withKey = (exchange: Exchange) => credentialOf(exchange.request.auth) === 'key';
     const seen = responses(ctx);
     await followTheCount(ctx);
@@ -46,8 +47,7 @@ function ensureSamples(ctx: CheckContext): Promise<void> {
       await ctx.client.send({ path: `/pets/${unknownPetId(ctx.client.exchanges)}` });
     }
     if (!seen.some((exchange) => !withKey(exchange))) await ctx.client.send({ path: '/pets', query: { limit: '1' }, auth: 'none' });
-  })();
-  return sampling;
+  });
 }
 
 /**
@@ -236,13 +236,12 @@ function planOf(limit: number, windowSeconds: number | undefined): string {
   return guesses.length > 0 ? `the ${guesses.join(' or the ')} figure` : 'no plan of the spec';
 }
 
-let probing: Promise<ProbeOutcome> | undefined;
+const PROBE = runKey<Promise<ProbeOutcome>>('ratelimit: the 429 probe');
 
-/** The probe runs once, for whichever of RATE-07..12 comes first; RATE-07 is the probe's own rule. */
+/** The probe runs once per run, for whichever of RATE-07..12 comes first; RATE-07 is the probe's own rule. */
 function theProbe(ctx: CheckContext): Promise<ProbeOutcome> {
   if (ctx.config.skip.includes('RATE-07')) throw new SkipCheck('the 429 probe is RATE-07, which --skip names');
-  probing ??= provoke429(ctx);
-  return probing;
+  return ctx.run.shared(PROBE, () => provoke429(ctx));
 }
 
 /** The probe's first 429; the check is skipped, with the reason, when the probe did not run or saw none. */
