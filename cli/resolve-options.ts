@@ -131,6 +131,12 @@ export function resolveRunOptions(given: GivenOptions, env: NodeJS.ProcessEnv): 
   if (writeBaseline !== undefined) baselineOption(writeBaseline, 'write');
   const reporters = value.reporters === undefined ? DEFAULT_OPTIONS.reporters : reporterNames(value.reporters);
   const today = value.today === undefined ? undefined : checkToday(value.today);
+  const hooks = {
+    ...(value.signal !== undefined ? { signal: checkSignal(value.signal) } : {}),
+    ...(value.print !== undefined ? { print: checkFunction(value.print, 'print') as RunOptions['print'] } : {}),
+    ...(value.status !== undefined ? { status: checkFunction(value.status, 'status') as RunOptions['status'] } : {}),
+    ...(value.replay !== undefined ? { replay: checkReplay(value.replay) } : {}),
+  };
   // Last: the one check that leaves a trace (the folder it creates).
   const reportDir = optionalString(value.reportDir, '--report-dir') ?? DEFAULT_OPTIONS.reportDir;
   ensureWritable(reportDir);
@@ -139,10 +145,7 @@ export function resolveRunOptions(given: GivenOptions, env: NodeJS.ProcessEnv): 
     ...flags,
     ...integers,
     baseUrl, apiKey, only, skip, caFile, reportDir, writeBaseline, reporters, baseline, today,
-    ...(value.signal !== undefined ? { signal: checkSignal(value.signal) } : {}),
-    ...(value.print !== undefined ? { print: checkFunction(value.print, 'print') as RunOptions['print'] } : {}),
-    ...(value.status !== undefined ? { status: checkFunction(value.status, 'status') as RunOptions['status'] } : {}),
-    ...(value.replay !== undefined ? { replay: checkReplay(value.replay) } : {}),
+    ...hooks,
   };
 }
 
