@@ -129,9 +129,9 @@ export class PetstoreClient {
   private readonly cancellation: CancellationWatch | undefined;
   private readonly clock: RunClock;
   private diagnosis: Diagnosis | undefined;
-  /** Done once the diagnosis is final (after its one look at another address) and left for the CLI. */
+  /** Done once the diagnosis is final (after its one look at another address) and sent to the CLI. */
   private diagnosisSettled: Promise<void> = Promise.resolve();
-  /** Every text the client writes out (the exchange log, the diagnosis, a transport error) passes through it. */
+  /** Every text the client writes out (each exchange and the diagnosis it sends the CLI, a transport error) passes through it. */
   readonly redactor: Redactor;
 
   constructor(private readonly options: ClientOptions) {
