@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 import { parseArgs } from 'node:util';
-import type { ReferenceServerOptions } from './options.js';
+import { DEFAULT_RATE_LIMIT, type ReferenceServerOptions } from './options.js';
 import { startReferenceServer } from './reference-server.js';
 
 const USAGE = `usage: npm run serve -- [--port N] [--host H] [--key K]… [--rate-limit N] [--window-ms N]
@@ -42,7 +42,7 @@ function readCommandLine(argv: string[]): CommandLine {
     rateLimit:
       rateLimit === undefined
         ? undefined
-        : { limit: integer('--rate-limit', values['rate-limit'] ?? '1000'), windowMs: integer('--window-ms', values['window-ms'] ?? '60000') },
+        : { limit: integer('--rate-limit', values['rate-limit'] ?? String(DEFAULT_RATE_LIMIT.limit)), windowMs: integer('--window-ms', values['window-ms'] ?? String(DEFAULT_RATE_LIMIT.windowMs)) },
     preload: optionalInteger('--preload', values.preload),
     firstId: values['first-id'] === undefined ? undefined : bigInteger('--first-id', values['first-id']),
   };

@@ -1,3 +1,4 @@
+import { ratePlan } from '../helpers/spec/facts.js';
 import type { Overrides } from './seams.js';
 import type { RateLimitSettings, ResolvedSettings, ServerSettings } from './settings.js';
 
@@ -15,7 +16,8 @@ export interface ResolvedOptions extends ResolvedSettings {
 }
 
 export const DEFAULT_API_KEY = 'reference-key';
-export const DEFAULT_RATE_LIMIT: RateLimitSettings = { limit: 1000, windowMs: 60_000 };
+/** The Business plan's per-minute limit, as the spec's plans give it. */
+export const DEFAULT_RATE_LIMIT: RateLimitSettings = { limit: ratePlan('Business').perMinute!, windowMs: 60_000 };
 
 /** Fills defaults; `{ port: undefined }` from a CLI parser means the default, as an absent option does. */
 export function resolveOptions(options: ReferenceServerOptions): ResolvedOptions {

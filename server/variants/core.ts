@@ -1,4 +1,4 @@
-import { PAGE_SIZE } from '../../helpers/spec/facts.js';
+import { GET_PET_REMOVAL, PAGE_SIZE } from '../../helpers/spec/facts.js';
 import { integerParameter } from '../listing.js';
 import { withHeaders } from '../responses.js';
 import { onAnswer } from '../seams.js';
@@ -6,7 +6,8 @@ import type { VariantSpec } from './spec.js';
 
 // A fixed announcement date keeps responses reproducible.
 const DEPRECATED_SINCE = Date.UTC(2025, 0, 1) / 1000;
-const SUNSET = 'Thu, 05 Dec 2030 00:00:00 GMT';
+// The spec's removal date as an HTTP-date (RFC 8594): 'Thu, 05 Dec 2030 00:00:00 GMT'.
+const SUNSET = new Date(`${GET_PET_REMOVAL}T00:00:00Z`).toUTCString();
 // How many 429s of a window a key may receive before its next request bans it.
 const BAN_AFTER_429S = 3;
 
