@@ -48,14 +48,6 @@ export class PetStore {
     if (this.readLagMs > 0) this.#visibleFromMs.set(pet, Date.now() + this.readLagMs);
   }
 
-  /** Deletes a pet: nothing in the interface does, only a defect that replaces rows (REPLACE INTO). */
-  remove(id: bigint): void {
-    const pet = this.#byId.get(id);
-    if (!pet) return;
-    this.#byId.delete(id);
-    this.#ordered.splice(this.#ordered.indexOf(pet), 1);
-  }
-
   get(id: bigint): StoredPet | undefined {
     const pet = this.#byId.get(id);
     return pet && this.#visible(pet, Date.now()) ? pet : undefined;

@@ -6,7 +6,7 @@
 // failing lanes shrink one after another, one attempt at a time, within a budget of requests and pets.
 // Every pet is named with the run ID and put on record; with --read-only no create is sent.
 import fc from 'fast-check';
-import { announceProgress, type SendOptions } from '../http/client.js';
+import type { SendOptions } from '../http/client.js';
 import type { Exchange } from '../http/exchange.js';
 import type { CheckContext } from '../judge/check.js';
 import { getPetRemoved } from '../judge/deprecation.js';
@@ -260,7 +260,7 @@ class Attempt implements Target {
   async perform(command: string, requests: ReadonlyArray<{ send: SendOptions; expect: Expectation }>): Promise<Exchange[]> {
     const entry: ExecutedCommand = { command, exchanges: [] };
     this.executed.push(entry);
-    announceProgress('exploring', 'commands run');
+    this.ctx.client.announceProgress('exploring', 'commands run');
     // Sent together, and every one answered before any is judged: nothing the check started is left in flight.
     const settled = await Promise.allSettled(requests.map(({ send }) => this.ctx.client.send(send)));
     this.requests += requests.length;

@@ -4,6 +4,7 @@
 import type { Exchange } from '../http/exchange.js';
 import { show } from '../fixtures/pet-fields.js';
 import { asBigInt, isJsonObject, type Json } from '../json.js';
+import { PAGE_SIZE } from '../spec/facts.js';
 import { itemsById, samePet, type ListedPage, type PetView, type PetWrite, type StoreModel } from './store-model.js';
 
 /** One broken case: what it is, an example, and the exchanges that show it. */
@@ -137,7 +138,7 @@ export const CONS_03: ModelStatement = {
 
 export const CONS_04: ModelStatement = {
   rule: 'CONS-04',
-  expected: 'at most limit pets a page (20 without limit)',
+  expected: `at most limit pets a page (${PAGE_SIZE.default} without limit)`,
   findings: (model, judged) => pagesOf(model, judged)
     .filter((page) => page.limit !== undefined && page.items.length > page.limit)
     .map((page) => ({ rule: 'CONS-04', kind: 'a page holds more pets than its limit', example: `${pageQuery(page)}: ${page.items.length} pets for a limit of ${page.limit}`, exchanges: [page.exchange] })),

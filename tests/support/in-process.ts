@@ -12,15 +12,16 @@ import { certify as certifyRun } from '../../cli/run.js';
 import { TOOL } from '../../cli/tool.js';
 import { proxyRouteFor } from '../../helpers/http/proxy.js';
 import { Redactor } from '../../helpers/http/redact.js';
-import { startReferenceServer, type ReferenceServerOptions, type RunningReferenceServer } from '../../server/reference-server.js';
+import { startReferenceServer, type RunningReferenceServer } from '../../server/reference-server.js';
+import { withSwitches, type SwitchedServerOptions } from '../../server/switches.js';
 import { reportIn, runCli, type CliRun } from './cli.js';
 
 /** As runCli's, a run that takes longer is cut off. */
 const DEFAULT_TIMEOUT_MS = 120_000;
 
 /** As certify, the run in this process; the report is read back from report.json as a user would read it. */
-export async function certifyInProcess(serverOptions: ReferenceServerOptions, args: readonly string[] = [], options: { timeoutMs?: number } = {}): Promise<CliRun & { server: RunningReferenceServer }> {
-  const server = await startReferenceServer({ apiKeys: ['test-key-4f9a1c'], ...serverOptions });
+export async function certifyInProcess(serverOptions: SwitchedServerOptions, args: readonly string[] = [], options: { timeoutMs?: number } = {}): Promise<CliRun & { server: RunningReferenceServer }> {
+  const server = await startReferenceServer(withSwitches({ apiKeys: ['test-key-4f9a1c'], ...serverOptions }));
   try {
     return { ...await runInProcess(['--base-url', server.url, ...args], server.apiKey, { timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS }), server };
   } finally {
@@ -47,10 +48,11 @@ export async function runInProcess(args: readonly string[], apiKey: string, opti
   }
   if (parsed.action !== 'run') throw new Error(`not a certification: ${args.join(' ')}`);
   try {
-    const resolved = resolveRunOptions(parsed.options, { PETSTORE_API_KEY: apiKey });
+    const hooks = { signal: AbortSignal.timeout(options.timeoutMs), print: (line: string) => output.push(`${line}\n`) };
+    const resolved = resolveRunOptions({ ...parsed.options, ...hooks }, { PETSTORE_API_KEY: apiKey });
     // A child gets no proxy variables; this process's would send loopback traffic through a proxy.
     if (resolved.baseUrl !== undefined && proxyRouteFor(resolved.baseUrl)) return await runCli(args, { env: { PETSTORE_API_KEY: apiKey }, reportDir, timeoutMs: options.timeoutMs });
-    const result = await certifyRun({ ...resolved, signal: AbortSignal.timeout(options.timeoutMs), print: (line) => output.push(`${line}\n`) });
+    const result = await certifyRun(resolved);
     return { code: result.exitCode, stdout: output.join(''), stderr: '', reportDir, report: reportIn(reportDir) };
   } catch (error) {
     return ended(error);
