@@ -43,6 +43,7 @@ export function buildProgram(version: string): Command {
     .option(flags.seed, 'seed of the fuzzing run, to replay one exactly', integer)
     .option(flags.fuzzRuns, 'generated invalid bodies sent by the fuzzing rules', integer, defaults.fuzzRuns)
     .option(flags.fuzzValidRuns, 'generated valid bodies sent (each creates a pet)', integer, defaults.fuzzValidRuns)
+    .option(flags.exploreRuns, 'generated sequences of creates, lists and fetches (each at most 8 requests and 3 pets), beside the fixed ones', integer, defaults.exploreRuns)
     .option(flags.maxResponseBytes, 'cap on a response body; the rest is not read', integer, defaults.maxResponseBytes)
     .option(flags.readLagMs, 'longest a read may lag the run\'s own writes (replicas, caches): a created pet not yet readable is read again, with backoff, for up to this long', integer, defaults.readLagMs)
     .option('--ca-file <pem>', 'trust this CA certificate (PEM) for an https target')
@@ -115,6 +116,7 @@ export function parseArguments(argv: string[], version: string, write: (text: st
       seed: o.seed,
       fuzzRuns: o.fuzzRuns,
       fuzzValidRuns: o.fuzzValidRuns,
+      exploreRuns: o.exploreRuns,
       maxResponseBytes: o.maxResponseBytes,
       readLagMs: o.readLag,
       caFile: o.caFile,

@@ -75,12 +75,13 @@ export const DEFAULT_OPTIONS: Omit<RunOptions, 'seed'> = {
   verifyRecovery: false,
   fuzzRuns: 100,
   fuzzValidRuns: 10,
+  exploreRuns: 2,
   readLagMs: 5_000,
   reporters: REPORTER_NAMES,
 };
 
 type IntegerOption = 'timeoutMs' | 'maxDurationMs' | 'maxRequests' | 'concurrency' | 'rateLimitReserve' | 'rateLimitBudget'
-  | 'seed' | 'fuzzRuns' | 'fuzzValidRuns' | 'maxResponseBytes' | 'readLagMs';
+  | 'seed' | 'fuzzRuns' | 'fuzzValidRuns' | 'exploreRuns' | 'maxResponseBytes' | 'readLagMs';
 
 /**
  * The range of every integer option, in the unit of its flag (`perFlagUnit` converts: --max-duration is
@@ -97,6 +98,7 @@ export const INTEGER_OPTIONS: Record<IntegerOption, { flag: string; min: number;
   seed: { flag: '--seed <n>', min: 0, max: 2 ** 31 - 1 },
   fuzzRuns: { flag: '--fuzz-runs <n>', min: 0, max: 100_000 },
   fuzzValidRuns: { flag: '--fuzz-valid-runs <n>', min: 0, max: 10_000 },
+  exploreRuns: { flag: '--explore-runs <n>', min: 0, max: 1000 },
   maxResponseBytes: { flag: '--max-response-bytes <n>', min: 1024, max: 1_073_741_824 },
   readLagMs: { flag: '--read-lag <ms>', min: 0, max: 600_000 },
 };

@@ -1,7 +1,7 @@
 import type { CheckResult } from './collector.js';
 import { SUITE_BUG_NOTICE, type Report } from './report.js';
 import { getRule } from '../helpers/spec/catalog.js';
-import type { Evidence } from '../helpers/judge/outcome.js';
+import type { Counterexample, Evidence } from '../helpers/judge/outcome.js';
 import { causesOf, countedOutcomes, isProblem, outcomeMark, sharedCauses, suiteBroke } from '../helpers/judge/outcome-meaning.js';
 import { PROGRESS_PREFIX } from '../helpers/http/client.js';
 import { EXIT } from './verdict.js';
@@ -51,7 +51,7 @@ export function summaryText(report: Report): string {
       lines.push(`     ${count > 1 ? `${count} findings, one cause: ` : ''}${evidence.message}`);
       if (evidence.expected) lines.push(`       expected: ${firstLine(evidence.expected)}`);
       if (evidence.seen) lines.push(`       seen:     ${firstLine(evidence.seen)}`);
-      if (evidence.counterexample) lines.push(`       seed ${evidence.counterexample.seed}, counterexample: ${firstLine(evidence.counterexample.body)}`, `       replay: ${evidence.counterexample.replay}`);
+      if (evidence.counterexample) lines.push(...counterexampleLines(evidence.counterexample));
       const curl = evidence.exchanges[0]?.curl;
       if (curl) lines.push(`       reproduce: ${curl}`);
     }
@@ -61,6 +61,21 @@ export function summaryText(report: Report): string {
   for (const error of report.suiteErrors) lines.push(`SUITE ERROR ${error}`);
   if (broke) lines.push('', `The suite itself broke. ${SUITE_BUG_NOTICE}`);
   return lines.join('\n');
+}
+
+/**
+ * A fuzz counterexample: the seed and the shrunk body, or, for a sequence (FUZZ-03), the seed, its shrunk
+ * commands and its replay script, one curl line per command; then the command line that replays the run.
+ */
+function counterexampleLines(example: Counterexample): string[] {
+  if (example.script === undefined) return [`       seed ${example.seed}, counterexample: ${firstLine(example.body)}`, `       replay: ${example.replay}`];
+  return [
+    `       seed ${example.seed}, fast-check path ${example.path || 'none'}, shrunk sequence:`,
+    ...example.body.split('\n').map((line) => `         ${line}`),
+    `       replay: ${example.replay}`,
+    '       script:',
+    ...example.script.split('\n').map((line) => `         ${line}`),
+  ];
 }
 
 /** "13 findings, one cause: expected …": many findings of one rule, read by cause. */

@@ -21,6 +21,8 @@ export interface CheckSettings {
   seed: number;
   fuzzRuns: number;
   fuzzValidRuns: number;
+  /** Generated command sequences of the stateful exploration (FUZZ-03), beside its fixed ones. */
+  exploreRuns: number;
   /** Longest a read may lag the run's own writes before a missing pet is judged missing. */
   readLagMs: number;
   caFile?: string;

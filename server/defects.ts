@@ -3,6 +3,7 @@ import { CONSISTENCY_DEFECTS } from './defects/consistency.js';
 import { CREATING_DEFECTS } from './defects/creating.js';
 import { ERRORS_DEFECTS } from './defects/errors.js';
 import { FETCHING_DEFECTS } from './defects/fetching.js';
+import { FUZZING_DEFECTS } from './defects/fuzzing.js';
 import { LISTING_DEFECTS } from './defects/listing.js';
 import { RATELIMIT_DEFECTS } from './defects/ratelimit.js';
 import type { DefectSpec } from './defects/spec.js';
@@ -26,6 +27,7 @@ export const DEFECTS = [
   ...ERRORS_DEFECTS,
   ...RATELIMIT_DEFECTS,
   ...CONSISTENCY_DEFECTS,
+  ...FUZZING_DEFECTS,
 ] as const satisfies readonly DefectSpec[];
 
 export type DefectId = (typeof DEFECTS)[number]['id'];

@@ -1,5 +1,7 @@
 // POST /pets (createPet) under property-based fuzzing: generated invalid bodies must get 400, generated
-// valid ones 201 and an exact echo. --seed replays a run; every failure is shrunk and can be replayed.
+// valid ones 201 and an exact echo; and the stateful exploration (FUZZ-03): sequences of creates, lists and
+// fetches judged answer by answer by the model of the store and the run-wide invariants. --seed replays a
+// run; every failure is shrunk and can be replayed.
 import { describe } from 'vitest';
 import type fc from 'fast-check';
 import {
@@ -12,6 +14,8 @@ import { jsonEquals, stringifyJson } from '../helpers/json.js';
 import { RuleViolation } from '../helpers/judge/outcome.js';
 import { mayRefuseNewPet, show, petFieldDifferences, type PetField } from '../helpers/fixtures/pet-fields.js';
 import { petName, recordIfCreated } from '../helpers/fixtures/pets.js';
+import { explore, lanesOf, type SequenceFailure } from '../helpers/explore/explore.js';
+import { commandLines, replayScript } from '../helpers/explore/script.js';
 
 // Each shrink step is one more request (and, on a server that wrongly accepts, one more pet): enough steps
 // to strip a body to what matters, few enough that a badly broken server costs a bounded number.
@@ -60,19 +64,45 @@ async function fuzzKinds<T>(ctx: CheckContext, kinds: readonly Kind<T>[]): Promi
   }
 }
 
+/** The command line that replays one fuzzing rule of this run: the same seed, the same count. */
+function replayLine(ctx: CheckContext, runsOption: string, runs: number): string {
+  // The bundled server's port dies with the run: its replay line starts a new one instead.
+  const target = ctx.config.embedded ? '' : `--base-url ${ctx.config.baseUrl} `;
+  return `npx petstore-conformance ${target}--only ${ctx.rule.id} --seed ${ctx.config.seed} ${runsOption} ${runs}`;
+}
+
 function counterexample<T>(property: Property<T>, failure: FuzzFailure<T>): RuleViolation {
   const { ctx, runsOption } = property;
   const { seed } = ctx.config;
   const runs = runsOption === '--fuzz-runs' ? ctx.config.fuzzRuns : ctx.config.fuzzValidRuns;
-  // The bundled server's port dies with the run: its replay line starts a new one instead.
-  const target = ctx.config.embedded ? '' : `--base-url ${ctx.config.baseUrl} `;
-  const replay = `npx petstore-conformance ${target}--only ${ctx.rule.id} --seed ${seed} ${runsOption} ${runs}`;
+  const replay = replayLine(ctx, runsOption, runs);
   const shrunk = failure.shrinkSteps === 0 ? 'not shrunk' : `shrunk in ${failure.shrinkSteps} step(s)`;
   return RuleViolation.of({
     // A probe throws single findings, which keep their facts; only combined ones lack them.
     ...failure.violation.facts!,
     note: `seed ${seed}, ${shrunk}`,
     counterexample: { seed, path: failure.path, mutation: property.labelOf(failure.value), body: property.textOf(failure.value), replay },
+  });
+}
+
+/**
+ * A failing sequence as a finding: the command whose answer broke a statement, the statement's own rule (which
+ * fails too, through the whole-run judging), and the shrunk sequence with its replay script.
+ */
+function sequenceViolation(ctx: CheckContext, failure: SequenceFailure): RuleViolation {
+  const { seed, exploreRuns } = ctx.config;
+  const replay = replayLine(ctx, '--explore-runs', exploreRuns);
+  const last = failure.executed.at(-1)!;
+  const shrunk = failure.attempts === 0 ? 'not shrunk' : `shrunk from ${failure.firstLength} to ${failure.executed.length} command(s) in ${failure.attempts} attempt(s)`;
+  const also = failure.alsoBroken.length > 0 ? `; the same answer also breaks ${failure.alsoBroken.join(', ')}` : '';
+  const commands = commandLines(failure.executed);
+  return RuleViolation.of({
+    what: `sequence ${failure.lane}, command ${failure.executed.length} (${last.command}) breaks ${failure.finding.rule}`,
+    expected: failure.finding.expected,
+    seen: failure.finding.seen,
+    exchanges: failure.finding.exchanges,
+    note: `seed ${seed}, ${shrunk}${also}`,
+    counterexample: { seed, path: failure.path, mutation: `sequence ${failure.lane}`, body: commands.join('\n'), replay, script: replayScript(failure, seed, replay) },
   });
 }
 
@@ -155,4 +185,15 @@ describe('fuzzing', () => {
     await fuzzKinds(ctx, kinds);
     ctx.observe(`seed ${seed}: ${bodies(fuzzValidRuns, 'valid')}, each creating a pet (replay with --seed ${seed})`);
   }, TOGETHER);
+
+  // After the two above: its pages are judged on every pet they created, and no write of theirs lands in between.
+  check('FUZZ-03', async (ctx) => {
+    const { seed, exploreRuns, readOnly } = ctx.config;
+    const outcome = await explore(ctx, lanesOf(seed, exploreRuns, readOnly));
+    for (const failure of outcome.failures) ctx.violation(sequenceViolation(ctx, failure).facts!);
+    if (outcome.stopped) throw outcome.stopped;
+    const ran = (generated: boolean) => outcome.lanes.filter((lane) => lane.generated === generated);
+    const sum = (lanes: typeof outcome.lanes, key: 'commands' | 'requests') => lanes.reduce((total, lane) => total + lane[key], 0);
+    ctx.observe(`seed ${seed}: ${ran(false).length} fixed sequence(s), ${sum(ran(false), 'commands')} command(s); ${ran(true).length} generated, ${sum(ran(true), 'commands')} command(s); ${sum(outcome.lanes, 'requests')} request(s) before any shrinking${readOnly ? '; --read-only: no create was sent' : ''} (replay with --seed ${seed})`);
+  });
 });

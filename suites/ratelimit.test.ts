@@ -10,21 +10,16 @@ import { expectSchema, expectStatus, expectThat, responseOf } from '../helpers/j
 import { groupExchanges, operationOf } from '../helpers/judge/operations.js';
 import { outcomeOfThrown, RuleViolation, SkipCheck } from '../helpers/judge/outcome.js';
 import { readRateLimitHeaders, UNIX_TIME_FLOOR } from '../helpers/http/pacing.js';
+import {
+  carriesIntegers, RATE_01, RATE_02, RATE_03, RATE_05, serverNow, SHOWN_HEADER, type Invariant, type RateLimitHeader,
+} from '../helpers/judge/invariants.js';
 import { unknownPetId } from '../helpers/fixtures/pets.js';
 import { asBigInt, isJsonObject } from '../helpers/json.js';
 import { provoke429, type ProbeOutcome } from '../helpers/http/rate-limit-probe.js';
-import { parseHttpDate, retryAfterForm } from '../helpers/http/retry-after.js';
+import { retryAfterForm } from '../helpers/http/retry-after.js';
 import { runKey } from '../helpers/run-context.js';
 import { RATE_PLANS } from '../helpers/spec/facts.js';
 
-const HEADERS = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'] as const;
-const SHOWN: Record<(typeof HEADERS)[number], string> = {
-  'x-ratelimit-limit': 'X-RateLimit-Limit', 'x-ratelimit-remaining': 'X-RateLimit-Remaining', 'x-ratelimit-reset': 'X-RateLimit-Reset',
-};
-// The spec's plans include daily limits, so a Reset up to a day ahead is "near".
-const LONGEST_WINDOW_S = 86_400;
-// Without a Date header, Reset is read against our clock, which may differ from the server's.
-const CLOCK_SKEW_S = 300;
 const PROBE_RULES: ReadonlySet<string> = new Set(['RATE-07', 'RATE-08', 'RATE-09', 'RATE-10', 'RATE-11', 'RATE-12']);
 
 /** Every response of the run before the probe. */
@@ -68,92 +63,40 @@ async function followTheCount(ctx: CheckContext): Promise<void> {
   await list();
 }
 
-/** What one of RATE-01..05 judges: the responses it applies to, and why it is skipped when none does. */
-interface Judged {
-  applies: (exchange: Exchange) => boolean;
-  nothing: string;
-}
-
 /**
- * Reports, per operation and status, the responses for which `problem` names what is wrong: one violation
- * per group ("getPet 404: 3 of 3 …"), with the first offender as evidence. A rule never passes on nothing:
- * when no response of the run carries what it judges, the check is skipped, saying what was missing.
+ * Reports, per operation and status, the responses of the run that break the invariant: one violation per
+ * group ("getPet 404: 3 of 3 …"), with the first offender as evidence. The invariant is the one definition
+ * the stateful exploration judges each answer by too. A rule never passes on nothing: when no response of the
+ * run carries what it judges, the check is skipped, saying what was missing (`nothing`).
  */
-async function judgeEach(ctx: CheckContext, judged: Judged, expected: string, problem: (exchange: Exchange) => string | undefined): Promise<void> {
+async function judgeEach(ctx: CheckContext, rule: Invariant, nothing: string): Promise<void> {
   await ensureSamples(ctx);
-  const relevant = responses(ctx).filter(judged.applies);
-  if (relevant.length === 0) ctx.skip(judged.nothing);
+  const relevant = responses(ctx).filter((exchange) => rule.appliesTo(exchange));
+  if (relevant.length === 0) ctx.skip(nothing);
   for (const [group, members] of groupExchanges(relevant, ctx.config.baseUrl, true)) {
-    const broken = members.filter((exchange) => problem(exchange) !== undefined);
+    const broken = members.filter((exchange) => rule.problem(exchange) !== undefined);
     const first = broken[0];
     if (!first) continue;
-    ctx.violation({ what: `${group}: ${broken.length} of ${members.length} response(s) break the rule`, expected, seen: problem(first)!, exchanges: [first] });
+    ctx.violation({ what: `${group}: ${broken.length} of ${members.length} response(s) break the rule`, expected: rule.expected, seen: rule.problem(first)!, exchanges: [first] });
   }
   ctx.observe(`judged ${relevant.length} response(s) of this run`);
 }
 
-/**
- * The responses that carry every one of `names` as an integer, and, when there are none, a reason that
- * says which header was missing or malformed and which rule reports it.
- */
-function carrying(ctx: CheckContext, names: readonly (typeof HEADERS)[number][], purpose: string): Judged {
-  const integer = (exchange: Exchange, name: string) => /^\d+$/.test(exchange.response!.headers[name]?.trim() ?? '');
-  const applies = (exchange: Exchange) => names.every((name) => integer(exchange, name));
-  const shown = names.map((name) => SHOWN[name]).join(' and ');
+/** Why no response carries every one of `names` as an integer: which header was missing or malformed, and which rule reports it. */
+function notCarried(ctx: CheckContext, names: readonly RateLimitHeader[], purpose: string): string {
+  const shown = names.map((name) => SHOWN_HEADER[name]).join(' and ');
   const present = responses(ctx).some((exchange) => names.every((name) => exchange.response!.headers[name] !== undefined));
-  const nothing = present
+  return present
     ? `no response carried ${shown} as an integer, so there is ${purpose} (RATE-02 reports the malformed values)`
     : `no response carried ${shown}, so there is ${purpose} (RATE-01 reports the missing headers)`;
-  return { applies, nothing };
-}
-
-function missingHeaders(exchange: Exchange): string | undefined {
-  const missing = HEADERS.filter((name) => exchange.response!.headers[name] === undefined).map((name) => SHOWN[name]);
-  return missing.length > 0 ? `no ${missing.join(', ')}` : undefined;
-}
-
-function nonIntegerHeaders(exchange: Exchange): string | undefined {
-  const headers = exchange.response!.headers;
-  const bad = HEADERS.filter((name) => headers[name] !== undefined && !/^\d+$/.test(headers[name]!.trim()));
-  return bad.length > 0 ? bad.map((name) => `${SHOWN[name]}: "${headers[name]}"`).join(', ') : undefined;
-}
-
-function remainingAboveLimit(exchange: Exchange): string | undefined {
-  const headers = exchange.response!.headers;
-  const [limit, remaining] = [headers['x-ratelimit-limit']?.trim(), headers['x-ratelimit-remaining']?.trim()];
-  if (!limit || !remaining || !/^\d+$/.test(limit) || !/^\d+$/.test(remaining)) return undefined; // RATE-01, RATE-02
-  return BigInt(remaining) > BigInt(limit) ? `X-RateLimit-Remaining ${remaining} above X-RateLimit-Limit ${limit}` : undefined;
-}
-
-/** The server's "now" for a response: its Date header (then to the second), or our clock when it sends none. */
-function serverNow(exchange: Exchange): { seconds: number; slack: number; by: string } {
-  const date = exchange.response!.headers.date;
-  const dateMs = date === undefined ? undefined : parseHttpDate(date, Date.parse(exchange.startedAt));
-  if (dateMs !== undefined) return { seconds: dateMs / 1000, slack: 1, by: 'its Date header' };
-  return { seconds: (Date.parse(exchange.startedAt) + exchange.durationMs) / 1000, slack: CLOCK_SKEW_S, by: 'our clock (no Date header)' };
-}
-
-function resetNotATimestamp(exchange: Exchange): string | undefined {
-  const value = exchange.response!.headers['x-ratelimit-reset']?.trim();
-  if (value === undefined || !/^\d+$/.test(value)) return undefined; // RATE-01, RATE-02
-  const reset = Number(value);
-  const now = serverNow(exchange);
-  const when = (seconds: number) => (seconds * 1000 < 8.64e15 ? new Date(seconds * 1000).toISOString() : 'beyond any date');
-  if (reset < UNIX_TIME_FLOOR) return `X-RateLimit-Reset ${value}, which reads as seconds until the reset, not a Unix timestamp`;
-  if (reset < now.seconds - now.slack) return `X-RateLimit-Reset ${value} (${when(reset)}), ${Math.round(now.seconds - reset)} s in the past by ${now.by}`;
-  if (reset > now.seconds + LONGEST_WINDOW_S + now.slack) {
-    const unit = reset > 1e11 ? '; a Unix timestamp counts seconds, not milliseconds' : '';
-    return `X-RateLimit-Reset ${value} (${when(reset)}), more than a day ahead by ${now.by}${unit}`;
-  }
-  return undefined;
 }
 
 /** Why no step from one request to the next could be read: the headers it needs, or the order of the requests. */
 function noStepReason(ctx: CheckContext, purpose: string): string {
-  const counting = carrying(ctx, ['x-ratelimit-remaining', 'x-ratelimit-reset'], purpose);
-  return responses(ctx).some(counting.applies)
+  const counting = ['x-ratelimit-remaining', 'x-ratelimit-reset'] as const;
+  return responses(ctx).some((exchange) => carriesIntegers(exchange, counting))
     ? `no two requests fell in one window one after the other, so there is ${purpose}`
-    : counting.nothing;
+    : notCarried(ctx, counting, purpose);
 }
 
 /** One request with the key and the one answered just before it was sent, in the same window. */
@@ -261,21 +204,15 @@ async function the429(ctx: CheckContext): Promise<Exchange> {
 
 describe('ratelimit', () => {
   check('RATE-01', async (ctx) => {
-    const every = { applies: () => true, nothing: 'the run received no response, so there are no headers to judge' };
-    await judgeEach(ctx, every, 'X-RateLimit-Limit, X-RateLimit-Remaining and X-RateLimit-Reset', missingHeaders);
+    await judgeEach(ctx, RATE_01, 'the run received no response, so there are no headers to judge');
   });
 
   check('RATE-02', async (ctx) => {
-    const anyHeader = {
-      applies: (exchange: Exchange) => HEADERS.some((name) => exchange.response!.headers[name] !== undefined),
-      nothing: 'no response carried any X-RateLimit-* header, so there is no value to judge (RATE-01 reports the missing headers)',
-    };
-    await judgeEach(ctx, anyHeader, 'each rate-limit header a non-negative integer', nonIntegerHeaders);
+    await judgeEach(ctx, RATE_02, 'no response carried any X-RateLimit-* header, so there is no value to judge (RATE-01 reports the missing headers)');
   });
 
   check('RATE-03', async (ctx) => {
-    const both = carrying(ctx, ['x-ratelimit-limit', 'x-ratelimit-remaining'], 'nothing to compare');
-    await judgeEach(ctx, both, 'X-RateLimit-Remaining no greater than X-RateLimit-Limit', remainingAboveLimit);
+    await judgeEach(ctx, RATE_03, notCarried(ctx, ['x-ratelimit-limit', 'x-ratelimit-remaining'], 'nothing to compare'));
   });
 
   check('RATE-04', async (ctx) => {
@@ -302,7 +239,7 @@ describe('ratelimit', () => {
   });
 
   check('RATE-05', async (ctx) => {
-    await judgeEach(ctx, carrying(ctx, ['x-ratelimit-reset'], 'nothing to judge'), 'X-RateLimit-Reset a Unix timestamp (seconds) at most a day ahead', resetNotATimestamp);
+    await judgeEach(ctx, RATE_05, notCarried(ctx, ['x-ratelimit-reset'], 'nothing to judge'));
   });
 
   check('RATE-06', async (ctx) => {
@@ -349,7 +286,7 @@ describe('ratelimit', () => {
 
   check('RATE-10', async (ctx) => {
     const limited = await the429(ctx);
-    const missing = missingHeaders(limited);
+    const missing = RATE_01.problem(limited);
     expectThat(missing === undefined, { expected: 'X-RateLimit-Limit, X-RateLimit-Remaining and X-RateLimit-Reset on the 429', seen: missing ?? '', exchanges: [limited] });
     const remaining = responseOf(limited).headers['x-ratelimit-remaining']!.trim();
     expectThat(remaining === '0', { expected: 'X-RateLimit-Remaining 0 on the 429', seen: remaining, exchanges: [limited] });

@@ -231,10 +231,12 @@ ${evidence.expected !== undefined || evidence.seen !== undefined ? html`<dl clas
 <dt>Seen</dt><dd><pre>${evidence.seen ?? '(not stated)'}</pre></dd>
 </dl>` : ''}
 ${example ? html`<div class="counterexample">
-<p class="exchange-part">Fuzzing seed <strong>${example.seed}</strong>${example.mutation ? html`, mutation <code>${example.mutation}</code>` : ''}${example.path ? html` (fast-check counterexample path <code>${example.path}</code>)` : ''}. Shrunk body:</p>
+<p class="exchange-part">Fuzzing seed <strong>${example.seed}</strong>${example.mutation ? html`, ${example.script === undefined ? 'mutation ' : ''}<code>${example.mutation}</code>` : ''}${example.path ? html` (fast-check counterexample path <code>${example.path}</code>)` : ''}. ${example.script === undefined ? 'Shrunk body:' : 'Shrunk command sequence:'}</p>
 <pre>${example.body}</pre>
 <p class="exchange-part">Replay</p>
 <pre>${example.replay}</pre>
+${example.script === undefined ? '' : html`<p class="exchange-part">Replay script (one curl line per command, the key left as $PETSTORE_API_KEY)</p>
+<pre class="replay-script">${example.script}</pre>`}
 </div>` : ''}
 ${shown.map(exchangeBlock)}
 ${hidden.length > 0 ? html`<p class="more">${hidden.length} more ${hidden.length === 1 ? 'exchange' : 'exchanges'} (requests ${hidden.map((item) => `#${item.exchange.seq}`).join(', ')}) in exchanges.har.</p>` : ''}

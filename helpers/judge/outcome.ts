@@ -18,8 +18,15 @@ export interface Counterexample {
   seed: number;
   path: string;
   mutation?: string;
+  /** The shrunk body; for a sequence (FUZZ-03), its shrunk commands, one a line. */
   body: string;
+  /** The command line that replays the run's fuzzing. */
   replay: string;
+  /**
+   * A sequence's replay script (FUZZ-03): a comment with the seed, then for each command a comment and its
+   * curl line (requests in flight together joined by `&`), the key left as $PETSTORE_API_KEY.
+   */
+  script?: string;
 }
 
 /**

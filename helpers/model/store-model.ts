@@ -35,7 +35,7 @@ export interface ListedPage {
   items: readonly Json[];
 }
 
-/** A 200 answer to GET /pets/{petId} for an integer petId. */
+/** A 200 answer to GET /pets/{petId} for an integer petId (in `fetches`), or a 404 to one (in `misses`). */
 export interface Fetch {
   asked: bigint;
   answered?: bigint;
@@ -47,6 +47,8 @@ export class StoreModel {
   readonly views = new Map<string, PetView[]>();
   readonly pages: ListedPage[] = [];
   readonly fetches: Fetch[] = [];
+  /** 404s to GET /pets/{petId} with the key, for an integer petId: "the animal does not exist". */
+  readonly misses: Fetch[] = [];
 
   private constructor(private readonly readLagMs: number) {}
 
@@ -61,6 +63,8 @@ export class StoreModel {
     const body = exchange.response?.json;
     if (operation === 'createPet' && answeredSuccess(exchange) && isJsonObject(body)) this.recordCreation(exchange, body);
     if (operation === 'getPet' && exchange.response?.status === 200 && isJsonObject(body)) this.recordFetch(exchange, body);
+    // A 404 to another credential says nothing of the pet: a server may hide what a key it refused asks for.
+    if (operation === 'getPet' && exchange.response?.status === 404 && exchange.request.auth === 'key') this.recordMiss(exchange);
     if (operation === 'listPets' && exchange.response?.status === 200 && Array.isArray(body)) this.recordPage(exchange, body);
   }
 
@@ -73,12 +77,16 @@ export class StoreModel {
   }
 
   private recordFetch(exchange: Exchange, body: JsonObject): void {
-    const segment = decodeURIComponent(new URL(exchange.request.url).pathname.split('/').at(-1) ?? '');
-    // Only a canonical integer names a pet for sure: "012" or "+5" may or may not (the spec does not say).
-    if (!/^-?(0|[1-9][0-9]*)$/.test(segment)) return;
+    const asked = askedPetId(exchange);
+    if (asked === undefined) return;
     const answered = asBigInt(body.id);
-    this.fetches.push({ asked: BigInt(segment), answered, exchange });
+    this.fetches.push({ asked, answered, exchange });
     if (answered !== undefined) this.addView({ id: String(answered), source: 'fetched', fields: body, exchange });
+  }
+
+  private recordMiss(exchange: Exchange): void {
+    const asked = askedPetId(exchange);
+    if (asked !== undefined) this.misses.push({ asked, exchange });
   }
 
   private recordPage(exchange: Exchange, items: readonly Json[]): void {
@@ -138,17 +146,28 @@ export class StoreModel {
    * created it more than --read-lag before, the longest a replica may lag the run's own writes.
    */
   visibleBefore(id: string, page: Exchange): boolean {
-    const sentAfter = page.sentAfter ?? page.seq - 1;
+    return this.shownBefore(id, page) !== undefined;
+  }
+
+  /** The view that made a pet visible to a read sent as `read` was (see visibleBefore), or undefined. */
+  shownBefore(id: string, read: Exchange): PetView | undefined {
+    const sentAfter = read.sentAfter ?? read.seq - 1;
     const views = this.views.get(id) ?? [];
-    if (views.some((view) => view.source !== 'created' && view.exchange.seq <= sentAfter)) return true;
-    const sentAt = Date.parse(page.startedAt);
-    return views.some((view) => view.source === 'created' && answeredAt(view.exchange) + this.readLagMs <= sentAt);
+    const sentAt = Date.parse(read.startedAt);
+    return views.find((view) => view.source !== 'created' && view.exchange.seq <= sentAfter)
+      ?? views.find((view) => view.source === 'created' && answeredAt(view.exchange) + this.readLagMs <= sentAt);
   }
 
   /** The pets visible when `page` was sent that match its filter (any pet for an unfiltered page). */
   matchingBefore(page: ListedPage): string[] {
     return [...this.views.keys()].filter((id) => (page.status === undefined || this.statusOf(id) === page.status) && this.visibleBefore(id, page.exchange));
   }
+}
+
+/** The petId a GET /pets/{petId} asked for, when it is a canonical integer: "012" or "+5" may or may not name pet 12 (the spec does not say). */
+function askedPetId(exchange: Exchange): bigint | undefined {
+  const segment = decodeURIComponent(new URL(exchange.request.url).pathname.split('/').at(-1) ?? '');
+  return /^-?(0|[1-9][0-9]*)$/.test(segment) ? BigInt(segment) : undefined;
 }
 
 /** A page's items by id (items without an integer id left out: LIST-01 judges their shape). */

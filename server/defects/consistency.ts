@@ -30,7 +30,7 @@ export const CONSISTENCY_DEFECTS = [
     id: 'list-join-repeats-row',
     area: 'consistency',
     description: 'lists the first pet of every page twice: a LEFT JOIN on a one-to-many table (tags, photos) without DISTINCT repeats the row that has two matches',
-    rules: ['CONS-03'],
+    rules: ['FUZZ-03', 'CONS-03'],
     overrides: {
       selectPage: (pets, query, reference) => {
         const page = reference(pets, query);
@@ -42,7 +42,7 @@ export const CONSISTENCY_DEFECTS = [
     id: 'list-filter-matches-null-status',
     area: 'consistency',
     description: 'filters with WHERE status = ? OR status IS NULL (an ORM\'s "optional" filter), so a pet without status is listed under every status',
-    rules: ['LIST-09', 'CONS-05'],
+    rules: ['LIST-09', 'FUZZ-03', 'CONS-05'],
     overrides: {
       selectPage: (pets, query, reference) => (query.status === undefined
         ? reference(pets, query)
@@ -54,7 +54,7 @@ export const CONSISTENCY_DEFECTS = [
     area: 'consistency',
     description: 'lists newest first and cuts every page at 50 (a MAX_PAGE_SIZE of 50 in the data layer, below the limit the API validates), so limit=100 comes back with 50 of 150 pets',
     // What each check knew when its page came back never exceeded 50 pets; the whole run proves more than 100.
-    rules: ['CONS-07'],
+    rules: ['FUZZ-03', 'CONS-07'],
     options: { preload: HUNDRED_AND_FIFTY },
     cliArgs: ['--read-lag', '0'],
     overrides: {
@@ -65,7 +65,7 @@ export const CONSISTENCY_DEFECTS = [
     id: 'list-row-number-ids',
     area: 'consistency',
     description: 'serves ROW_NUMBER() OVER (ORDER BY id) of the filtered query as the id of list items: unfiltered it happens to match, under a filter every id names another pet',
-    rules: ['CONS-01', 'CONS-06', 'CREATE-14'],
+    rules: ['FUZZ-03', 'CONS-01', 'CONS-06', 'CREATE-14'],
     overrides: {
       selectPage: (pets, query, reference) => reference(pets, query).map((pet, index) => ({ ...pet, id: BigInt(index + 1) })),
     },
@@ -74,7 +74,7 @@ export const CONSISTENCY_DEFECTS = [
     id: 'list-filter-projection-drops-status',
     area: 'consistency',
     description: 'selects a projection without the status column for filtered lists (the column is in the WHERE clause, so it seemed known), so items under a filter carry no status',
-    rules: ['LIST-09', 'LIST-10', 'LIST-11', 'CONS-01', 'CONS-05', 'CREATE-14'],
+    rules: ['LIST-09', 'LIST-10', 'LIST-11', 'FUZZ-03', 'CONS-01', 'CONS-05', 'CREATE-14'],
     overrides: {
       selectPage: (pets, query, reference) => {
         const page = reference(pets, query);
@@ -86,7 +86,7 @@ export const CONSISTENCY_DEFECTS = [
     id: 'list-cached-category',
     area: 'consistency',
     description: 'fills list items from a category cache keyed by the first pet it saw: every listed pet shows the categoryId of the first pet of its page, GET /pets/{petId} the stored one',
-    rules: ['CONS-01', 'CREATE-14'],
+    rules: ['FUZZ-03', 'CONS-01', 'CREATE-14'],
     overrides: {
       selectPage: (pets, query, reference) => {
         const page = reference(pets, query);
@@ -98,7 +98,7 @@ export const CONSISTENCY_DEFECTS = [
     id: 'fetch-unknown-falls-back-to-first',
     area: 'consistency',
     description: 'answers GET /pets/{petId} for an id it does not hold with the first pet (findById(id).orElse(findAll().get(0))), whose own id then differs from the one asked for',
-    rules: ['FETCH-02', 'CONS-02'],
+    rules: ['FETCH-02', 'FUZZ-03', 'CONS-02'],
     overrides: {
       findPet: (id, reference, server) => reference(id) ?? server.store.all()[0],
     },
@@ -107,7 +107,7 @@ export const CONSISTENCY_DEFECTS = [
     id: 'create-echo-not-stored-category',
     area: 'consistency',
     description: 'stores categoryId in a 32-bit INT column outside strict mode, which clamps it to 2147483647, while the 201 echoes the entity the request built',
-    rules: ['CONS-01', 'CREATE-05', 'CREATE-14'],
+    rules: ['FUZZ-03', 'CONS-01', 'CREATE-05', 'CREATE-14'],
     overrides: {
       // An INT column outside strict mode clamps what does not fit to its ends.
       storePet: (pet, reference) => {
@@ -121,7 +121,7 @@ export const CONSISTENCY_DEFECTS = [
     id: 'create-id-per-category',
     area: 'consistency',
     description: 'numbers pets within their category (a composite key (categoryId, n) whose n is served as the id), so pets of two categories share ids',
-    rules: ['CREATE-04', 'CONS-08', 'CREATE-05'],
+    rules: ['CREATE-04', 'FUZZ-03', 'CONS-08', 'CREATE-05'],
     // Whether the pet FETCH-01 picks shares its id with a fuzzed pet of another category depends on the seed.
     byChance: ['FETCH-01'],
     overrides: {
@@ -136,7 +136,7 @@ export const CONSISTENCY_DEFECTS = [
     id: 'list-search-index-lowercase',
     area: 'consistency',
     description: 'fills list items from a search index (Elasticsearch with a lowercase analyser on a text field), so a name listed differs from the name stored and served by GET',
-    rules: ['CONS-01', 'CREATE-14'],
+    rules: ['FUZZ-03', 'CONS-01', 'CREATE-14'],
     overrides: {
       petBody: (pet, operation, reference) => {
         const body = reference(pet, operation);
@@ -148,7 +148,7 @@ export const CONSISTENCY_DEFECTS = [
     id: 'fetch-cache-keyed-by-route',
     area: 'consistency',
     description: 'caches GET /pets/{petId} under the route template (/pets/:petId) instead of the URL, so the first pet served is served for every id',
-    rules: ['CONS-02', 'FETCH-01', 'CREATE-05'],
+    rules: ['FUZZ-03', 'CONS-02', 'FETCH-01', 'CREATE-05'],
     overrides: {
       findPet: (id, reference, server) => {
         const pet = reference(id);
@@ -163,7 +163,7 @@ export const CONSISTENCY_DEFECTS = [
     id: 'fetch-path-id-over-row',
     area: 'consistency',
     description: 'loads the pet by position (OFFSET id) and writes the id of the path over it, so GET /pets/{petId} shows the next pet\'s fields under the id asked for',
-    rules: ['CONS-01', 'FETCH-01', 'CREATE-05'],
+    rules: ['FUZZ-03', 'CONS-01', 'FETCH-01', 'CREATE-05'],
     overrides: {
       findPet: (id, reference, server) => {
         const row = server.store.all()[Number(id - server.store.firstId) + 1];
@@ -175,7 +175,8 @@ export const CONSISTENCY_DEFECTS = [
     id: 'create-id-max-plus-one-racy',
     area: 'consistency',
     description: 'allocates ids as SELECT MAX(id) + 1, awaits a category lookup, then inserts, with no lock and no unique constraint: writes in flight together take the same id',
-    rules: ['CREATE-04', 'CONS-08', 'CREATE-05', 'FETCH-01'],
+    rules: ['CREATE-04', 'FUZZ-03', 'CONS-08', 'CREATE-05', 'FETCH-01'],
+    byChance: ['CONS-03'],
     overrides: {
       // SELECT MAX(id) + 1, then an await (a category lookup), then the INSERT.
       allocateId: async (_fields, _reference, server) => {
@@ -189,7 +190,7 @@ export const CONSISTENCY_DEFECTS = [
     id: 'list-scope-drops-null-status',
     area: 'consistency',
     description: 'lists only pets whose status column holds a known value (a Rails default_scope or Django manager on the enum), so a pet created without status is never listed',
-    rules: ['CONS-06', 'LIST-04'],
+    rules: ['FUZZ-03', 'CONS-06', 'LIST-04'],
     overrides: {
       selectPage: (pets, query, reference) => reference(pets.filter((pet) => typeof pet.status === 'string'), query),
     },
@@ -198,7 +199,7 @@ export const CONSISTENCY_DEFECTS = [
     id: 'list-status-go-zero-value',
     area: 'consistency',
     description: 'lists a pet without status with "status": "" (a Go list DTO whose Status string lacks omitempty), while GET /pets/{petId}, using a *string, leaves it out',
-    rules: ['CONS-01'],
+    rules: ['FUZZ-03', 'CONS-01'],
     overrides: {
       petBody: (pet, operation, reference) => {
         const body = reference(pet, operation);

@@ -64,7 +64,7 @@ export const CREATING_DEFECTS = [
     id: 'create-200',
     area: 'creating',
     description: 'answers a created pet with 200 instead of 201',
-    rules: ['CREATE-01', 'FUZZ-02'],
+    rules: ['CREATE-01', 'FUZZ-02', 'FUZZ-03'],
     overrides: {
       respond: onAnswer('createPet', (answer) => (answer.status === 201 ? { ...answer, status: 200 } : answer)),
     },
@@ -73,7 +73,7 @@ export const CREATING_DEFECTS = [
     id: 'create-no-id',
     area: 'creating',
     description: 'leaves id out of the 201 body (the pet is stored with one)',
-    rules: ['CREATE-02', 'CREATE-04', 'CREATE-05', 'FUZZ-02'],
+    rules: ['CREATE-02', 'CREATE-04', 'CREATE-05', 'FUZZ-02', 'FUZZ-03'],
     overrides: {
       petBody: (pet, operation, reference) => {
         const body = reference(pet, operation);
@@ -87,7 +87,7 @@ export const CREATING_DEFECTS = [
     id: 'create-status-not-echoed',
     area: 'creating',
     description: 'leaves status out of the 201 body (it is stored)',
-    rules: ['CREATE-03', 'FUZZ-02'],
+    rules: ['CREATE-03', 'FUZZ-02', 'FUZZ-03'],
     overrides: {
       petBody: (pet, operation, reference) => {
         const body = reference(pet, operation);
@@ -101,7 +101,7 @@ export const CREATING_DEFECTS = [
     id: 'create-categoryid-double',
     area: 'creating',
     description: 'stores categoryId as a double, so values above 2^53 come back changed',
-    rules: ['CREATE-03', 'CREATE-05', 'CREATE-14', 'FUZZ-02', 'CONS-01'],
+    rules: ['CREATE-03', 'CREATE-05', 'CREATE-14', 'FUZZ-02', 'FUZZ-03', 'CONS-01'],
     overrides: {
       readNewPet: (text, reference) => {
         const read = reference(text);
@@ -114,7 +114,7 @@ export const CREATING_DEFECTS = [
     area: 'creating',
     description: 'gives every created pet the first id',
     // GET of that id serves the last pet stored under it, so every other pet cannot be fetched back.
-    rules: ['CREATE-04', 'CREATE-05', 'FETCH-01', 'CONS-08'],
+    rules: ['CREATE-04', 'CREATE-05', 'FETCH-01', 'FUZZ-03', 'CONS-08'],
     overrides: {
       allocateId: async (_fields, _reference, server) => server.store.firstId,
     },
@@ -124,7 +124,7 @@ export const CREATING_DEFECTS = [
     area: 'creating',
     description: 'answers 201 but forgets the pet (GET gives 404, lists leave it out)',
     // The list checks count the pets the server said it created: every page comes back short.
-    rules: ['CREATE-05', 'LIST-02', 'LIST-03', 'LIST-04', 'LIST-05', 'LIST-10', 'LIST-11', 'LIST-14', 'FETCH-01', 'CONS-06', 'CONS-07'],
+    rules: ['CREATE-05', 'LIST-02', 'LIST-03', 'LIST-04', 'LIST-05', 'LIST-10', 'LIST-11', 'LIST-14', 'FETCH-01', 'FUZZ-03', 'CONS-06', 'CONS-07', 'CONS-09'],
     overrides: {
       storePet: () => {},
     },
@@ -133,7 +133,7 @@ export const CREATING_DEFECTS = [
     id: 'create-missing-status-unknown',
     area: 'creating',
     description: 'gives a pet created without status the status "unknown"',
-    rules: ['CREATE-06', 'FUZZ-02'],
+    rules: ['CREATE-06', 'FUZZ-02', 'FUZZ-03'],
     overrides: {
       readNewPet: (text, reference) => {
         const read = reference(text);
@@ -145,7 +145,7 @@ export const CREATING_DEFECTS = [
     id: 'create-name-optional',
     area: 'creating',
     description: 'accepts a body without name',
-    rules: ['CREATE-08', 'FUZZ-01'],
+    rules: ['CREATE-08', 'FUZZ-01', 'FUZZ-03'],
     overrides: {
       readName: (raw, reference) => (raw === undefined ? { value: undefined } : reference(raw)),
     },
@@ -163,7 +163,7 @@ export const CREATING_DEFECTS = [
     id: 'create-null-accepted',
     area: 'creating',
     description: 'accepts null for name, categoryId and status',
-    rules: ['CREATE-09', 'FUZZ-01'],
+    rules: ['CREATE-09', 'FUZZ-01', 'FUZZ-03'],
     overrides: {
       readName: (raw, reference) => (raw === null ? { value: null } : reference(raw)),
       readCategoryId: (raw, reference) => (raw === null ? { value: null } : reference(raw)),
@@ -185,7 +185,7 @@ export const CREATING_DEFECTS = [
     id: 'create-status-unchecked',
     area: 'creating',
     description: 'accepts any status string (Available, unknown, …)',
-    rules: ['CREATE-11', 'FUZZ-01'],
+    rules: ['CREATE-11', 'FUZZ-01', 'FUZZ-03'],
     overrides: {
       readStatus: (raw, reference) => (typeof raw === 'string' ? { value: raw } : reference(raw)),
     },
@@ -246,7 +246,7 @@ export const CREATING_DEFECTS = [
     id: 'create-name-stripped',
     area: 'creating',
     description: 'strips leading and trailing whitespace from the name (Python str.strip(), Pydantic str_strip_whitespace, Rails squish)',
-    rules: ['CREATE-03', 'CREATE-05', 'CREATE-14', 'CONS-01'],
+    rules: ['CREATE-03', 'CREATE-05', 'CREATE-14', 'FUZZ-03', 'CONS-01'],
     byChance: ['FUZZ-02'],
     overrides: {
       readName: nameAs((name) => name.trim()),
@@ -256,7 +256,7 @@ export const CREATING_DEFECTS = [
     id: 'create-name-nfc',
     area: 'creating',
     description: 'normalises the name to Unicode NFC before storing it (unicodedata.normalize, String.prototype.normalize)',
-    rules: ['CREATE-03', 'CREATE-05', 'CREATE-14', 'CONS-01'],
+    rules: ['CREATE-03', 'CREATE-05', 'CREATE-14', 'FUZZ-03', 'CONS-01'],
     byChance: ['FUZZ-02'],
     overrides: {
       readName: nameAs((name) => name.normalize('NFC')),
@@ -266,7 +266,7 @@ export const CREATING_DEFECTS = [
     id: 'create-name-html-escaped',
     area: 'creating',
     description: 'HTML-escapes the name on the way in (express-validator .escape(): <&>"\'/\\ become entities)',
-    rules: ['CREATE-03', 'CREATE-05', 'CREATE-14', 'CONS-01'],
+    rules: ['CREATE-03', 'CREATE-05', 'CREATE-14', 'FUZZ-03', 'CONS-01'],
     byChance: ['FUZZ-02'],
     overrides: {
       readName: nameAs(escapeHtml),
@@ -276,7 +276,7 @@ export const CREATING_DEFECTS = [
     id: 'create-name-varchar-255',
     area: 'creating',
     description: 'cuts the name to 255 characters without a word (a VARCHAR(255) column, MySQL outside strict mode)',
-    rules: ['CREATE-03', 'CREATE-05', 'CREATE-14', 'CONS-01'],
+    rules: ['CREATE-03', 'CREATE-05', 'CREATE-14', 'FUZZ-03', 'CONS-01'],
     byChance: ['FUZZ-02'],
     overrides: {
       readName: nameAs((name) => [...name].slice(0, VARCHAR_LENGTH).join('')),
@@ -286,7 +286,7 @@ export const CREATING_DEFECTS = [
     id: 'create-name-utf8mb3',
     area: 'creating',
     description: 'stores a 4-byte character of the name as ? (a MySQL utf8mb3 column), while the 201 echoes the request entity (JPA save without refresh)',
-    rules: ['CREATE-05', 'CREATE-14', 'CONS-01'],
+    rules: ['CREATE-05', 'CREATE-14', 'FUZZ-03', 'CONS-01'],
     overrides: {
       // Outside strict mode each 4-byte character is stored as '?'.
       storePet: (pet, reference) => reference(typeof pet.name === 'string' ? { ...pet, name: pet.name.replace(/[\u{10000}-\u{10FFFF}]/gu, '?') } : pet),
@@ -378,7 +378,7 @@ export const CREATING_DEFECTS = [
     id: 'create-status-in-lookup',
     area: 'creating',
     description: 'checks status with `status in STATUS_MAP` on an object literal, which also finds Object.prototype members such as "constructor"',
-    rules: ['CREATE-11'],
+    rules: ['CREATE-11', 'FUZZ-03'],
     // fast-check's random strings favour Object.prototype's names (__proto__, toString, valueOf: some 0.8% of
     // them), so FUZZ-01's random statuses meet this defect in a few runs out of a hundred.
     byChance: ['FUZZ-01'],
@@ -390,7 +390,7 @@ export const CREATING_DEFECTS = [
     id: 'create-status-regex-unanchored',
     area: 'creating',
     description: 'checks status against the unanchored /available|pending|sold/, so "available " or "sold-out" pass',
-    rules: ['CREATE-11'],
+    rules: ['CREATE-11', 'FUZZ-03'],
     byChance: ['FUZZ-01'],
     overrides: {
       readStatus: (raw, reference) => (typeof raw === 'string' && /available|pending|sold/.test(raw) ? { value: raw } : reference(raw)),
@@ -506,7 +506,7 @@ export const CREATING_DEFECTS = [
     id: 'create-client-id-honoured',
     area: 'creating',
     description: 'spreads the body over the id it assigned ({ id, ...body }, mass assignment): a client-sent id is taken, duplicates included',
-    rules: ['CREATE-04', 'CONS-08'],
+    rules: ['CREATE-04', 'FUZZ-03', 'CONS-08'],
     overrides: {
       // { id, ...body }: the client's id, when the body has one, is spread over the one assigned.
       readNewPet: (text, reference, server) => {
@@ -523,7 +523,7 @@ export const CREATING_DEFECTS = [
     area: 'creating',
     description: 'answers 201 with a Location and no body (Spring ResponseEntity.created(uri).build())',
     // No body, so no content type to judge either: ERR-05 judges bodies, and the rules on what a 201 carries fail.
-    rules: ['CREATE-02', 'CREATE-03', 'CREATE-04', 'CREATE-05', 'CREATE-06', 'FUZZ-02'],
+    rules: ['CREATE-02', 'CREATE-03', 'CREATE-04', 'CREATE-05', 'CREATE-06', 'FUZZ-02', 'FUZZ-03'],
     overrides: {
       respond: onAnswer('createPet', (answer, _request, server) => (answer.status === 201
         ? { status: 201, headers: { location: `${server.settings.basePath}/pets/${String((answer.json as PetBody).id)}` } }
@@ -534,7 +534,7 @@ export const CREATING_DEFECTS = [
     id: 'create-id-as-string',
     area: 'creating',
     description: 'writes the id of the 201 body as a JSON string (a workaround for JSON.stringify and BigInt)',
-    rules: ['CREATE-02', 'CREATE-04', 'CREATE-05', 'FUZZ-02'],
+    rules: ['CREATE-02', 'CREATE-04', 'CREATE-05', 'FUZZ-02', 'FUZZ-03'],
     overrides: {
       // JSON.stringify cannot write a BigInt, so the id goes out as a string.
       petBody: (pet, operation, reference) => (operation === 'createPet' ? { ...reference(pet, operation), id: String(pet.id) } : reference(pet, operation)),
@@ -553,7 +553,7 @@ export const CREATING_DEFECTS = [
     id: 'list-categoryid-float64',
     area: 'creating',
     description: 'serialises the listing through float64 (Go map[string]interface{}, a JS Number), so categoryIds above 2^53 change in GET /pets only',
-    rules: ['CREATE-14', 'CONS-01'],
+    rules: ['CREATE-14', 'FUZZ-03', 'CONS-01'],
     overrides: {
       petBody: (pet, operation, reference) => {
         const body = reference(pet, operation);

@@ -8,7 +8,7 @@ import type { DefectSpec } from './spec.js';
 const ERROR_BODY_RULES = ['AUTH-01', 'AUTH-02', 'AUTH-03', 'AUTH-04', 'AUTH-05'] as const;
 const CREATE_400_RULES = ['CREATE-08', 'CREATE-09', 'CREATE-10', 'CREATE-11', 'CREATE-12', 'CREATE-13'] as const;
 // Every check that validates an Error body: a body the schema rejects fails all of them.
-const ERROR_SCHEMA_RULES = ['ERR-02', ...ERROR_BODY_RULES, ...CREATE_400_RULES, 'LIST-06', 'LIST-07', 'FETCH-02', 'FUZZ-01', 'RATE-09'] as const;
+const ERROR_SCHEMA_RULES = ['ERR-02', ...ERROR_BODY_RULES, ...CREATE_400_RULES, 'LIST-06', 'LIST-07', 'FETCH-02', 'FUZZ-01', 'FUZZ-03', 'RATE-09'] as const;
 
 /** Defects of the errors area. */
 export const ERRORS_DEFECTS = [
@@ -16,7 +16,7 @@ export const ERRORS_DEFECTS = [
     id: 'errors-text-plain',
     area: 'errors',
     description: 'sends every error as text/plain (the body is still the JSON Error)',
-    rules: ['ERR-01'],
+    rules: ['FUZZ-03', 'ERR-01'],
     overrides: {
       error: (status, code, message, reference) => ({ ...reference(status, code, message), contentType: 'text/plain; charset=utf-8' }),
     },
@@ -25,7 +25,7 @@ export const ERRORS_DEFECTS = [
     id: 'errors-status-always-400',
     area: 'errors',
     description: 'writes status 400 in every Error body',
-    rules: ['ERR-03', 'RATE-09'],
+    rules: ['FUZZ-03', 'ERR-03', 'RATE-09'],
     overrides: {
       error: (status, code, message, reference) => {
         const error = reference(status, code, message);
@@ -50,7 +50,7 @@ export const ERRORS_DEFECTS = [
     id: 'list-text-plain',
     area: 'errors',
     description: 'sends the GET /pets list as text/plain',
-    rules: ['ERR-05'],
+    rules: ['FUZZ-03', 'ERR-05'],
     overrides: {
       respond: onAnswer('listPets', (answer) => (answer.status === 200 ? { ...answer, contentType: 'text/plain; charset=utf-8' } : answer)),
     },
@@ -108,7 +108,7 @@ export const ERRORS_DEFECTS = [
     id: 'errors-problem-json',
     area: 'errors',
     description: 'sends errors as application/problem+json (Spring 6 ProblemDetail\'s media type) though the body is the spec\'s Error',
-    rules: ['ERR-01'],
+    rules: ['FUZZ-03', 'ERR-01'],
     overrides: {
       error: (status, code, message, reference) => ({ ...reference(status, code, message), contentType: 'application/problem+json' }),
     },
@@ -129,7 +129,7 @@ export const ERRORS_DEFECTS = [
     id: 'json-content-type-sniffed',
     area: 'errors',
     description: 'never sets Content-Type, so Go\'s net/http sniffs every JSON body as text/plain; charset=utf-8 (errors and successes alike)',
-    rules: ['ERR-01', 'ERR-05'],
+    rules: ['FUZZ-03', 'ERR-01', 'ERR-05'],
     overrides: {
       // http.DetectContentType names JSON text "text/plain; charset=utf-8".
       outgoing: (request, reply, payload, reference) => {
@@ -142,7 +142,7 @@ export const ERRORS_DEFECTS = [
     id: 'fetch-404-nginx-page',
     area: 'errors',
     description: 'answers an unknown pet with nginx\'s own 404 page (text/html): proxy_intercept_errors on in front of the API replaces the upstream\'s Error body',
-    rules: ['FETCH-02', 'ERR-01', 'ERR-02'],
+    rules: ['FETCH-02', 'FUZZ-03', 'ERR-01', 'ERR-02'],
     overrides: {
       petNotFound: () => text(404, 'text/html', NGINX_404),
     },
@@ -175,7 +175,7 @@ export const ERRORS_DEFECTS = [
     id: 'fetch-express-send-string',
     area: 'errors',
     description: 'serves GET /pets/{petId} with res.send(JSON.stringify(pet)): Express types a string body text/html',
-    rules: ['ERR-05'],
+    rules: ['FUZZ-03', 'ERR-05'],
     overrides: {
       // A string body goes out as text/html.
       respond: onAnswer('getPet', (answer) => (answer.status === 200 ? { ...answer, contentType: 'text/html; charset=utf-8' } : answer)),
@@ -196,7 +196,7 @@ export const ERRORS_DEFECTS = [
     id: 'list-hal-json',
     area: 'errors',
     description: 'sends the GET /pets array as application/hal+json: Spring HATEOAS negotiates its media type for a collection resource, though the body is a plain array',
-    rules: ['ERR-05'],
+    rules: ['FUZZ-03', 'ERR-05'],
     overrides: {
       respond: onAnswer('listPets', (answer) => (answer.status === 200 ? { ...answer, contentType: 'application/hal+json' } : answer)),
     },
@@ -205,7 +205,7 @@ export const ERRORS_DEFECTS = [
     id: 'fetch-jsonapi-media-type',
     area: 'errors',
     description: 'sends GET /pets/{petId} as application/vnd.api+json (a JSON:API serializer\'s media type) though the body is the spec\'s Pet',
-    rules: ['ERR-05'],
+    rules: ['FUZZ-03', 'ERR-05'],
     overrides: {
       respond: onAnswer('getPet', (answer) => (answer.status === 200 ? { ...answer, contentType: 'application/vnd.api+json' } : answer)),
     },
@@ -228,7 +228,7 @@ export const ERRORS_DEFECTS = [
     description: 'routes /pets/:petId(\\d+) in Express, so a petId that is not digits matches no route and gets finalhandler\'s "Cannot GET" page (404, text/html)',
     // A 4xx is all FETCH-03 asks, and AUTH-07 allows a 404 from a router that matches integer ids only; the
     // unknown pet -1 is not digits either, so FETCH-02 gets the page instead of an Error.
-    rules: ['FETCH-02', 'ERR-01', 'ERR-02'],
+    rules: ['FETCH-02', 'FUZZ-03', 'ERR-01', 'ERR-02'],
     overrides: {
       authenticate: (request, operation, reference) => (operation === 'getPet' && !/^[0-9]+$/.test(petIdOf(request))
         ? text(404, 'text/html; charset=utf-8', expressErrorPage(`Cannot GET ${request.url.replace(/[<>&"]/g, '')}`))

@@ -12,7 +12,7 @@ export const FETCHING_DEFECTS = [
     id: 'fetch-unknown-200-empty',
     area: 'fetching',
     description: 'answers an unknown pet with 200 {}',
-    rules: ['FETCH-02'],
+    rules: ['FETCH-02', 'FUZZ-03'],
     overrides: {
       petNotFound: () => json(200, {}),
     },
@@ -21,7 +21,7 @@ export const FETCHING_DEFECTS = [
     id: 'fetch-unknown-404-text',
     area: 'fetching',
     description: 'answers an unknown pet with 404 and an empty text/plain body',
-    rules: ['FETCH-02', 'ERR-01', 'ERR-02'],
+    rules: ['FETCH-02', 'FUZZ-03', 'ERR-01', 'ERR-02'],
     overrides: {
       petNotFound: () => text(404, 'text/plain; charset=utf-8', ''),
     },
@@ -44,7 +44,7 @@ export const FETCHING_DEFECTS = [
     id: 'fetch-id-lossy-double',
     area: 'fetching',
     description: 'looks petId up through a double, so ids above 2^53 miss or hit a neighbour',
-    rules: ['FETCH-01', 'CREATE-05', 'CONS-02'],
+    rules: ['FETCH-01', 'CREATE-05', 'FUZZ-03', 'CONS-02', 'CONS-09'],
     options: { firstId: 2n ** 53n + 1n },
     overrides: {
       findPet: (id, reference) => reference(BigInt(Number(id))),
@@ -54,7 +54,7 @@ export const FETCHING_DEFECTS = [
     id: 'fetch-removed',
     area: 'fetching',
     description: 'has no GET /pets/{petId} (404 for every pet)',
-    rules: ['FETCH-01', 'CREATE-05', 'VER-02'],
+    rules: ['FETCH-01', 'CREATE-05', 'VER-02', 'FUZZ-03', 'CONS-09'],
     overrides: {
       serves: (operation, reference) => operation !== 'getPet' && reference(operation),
     },
@@ -64,7 +64,7 @@ export const FETCHING_DEFECTS = [
     id: 'fetch-unknown-500',
     area: 'fetching',
     description: 'crashes on an unknown pet with 500: Optional.get() on an empty Optional (Java), None.name (Python), the miss never checked',
-    rules: ['FETCH-02', 'ERR-04'],
+    rules: ['FETCH-02', 'FUZZ-03', 'ERR-04'],
     overrides: {
       petNotFound: () => {
         throw new Error('NoSuchElementException: No value present');
@@ -75,7 +75,7 @@ export const FETCHING_DEFECTS = [
     id: 'fetch-unknown-200-null',
     area: 'fetching',
     description: 'answers an unknown pet with 200 null: a FastAPI handler returns the None its lookup found',
-    rules: ['FETCH-02'],
+    rules: ['FETCH-02', 'FUZZ-03'],
     overrides: {
       petNotFound: () => json(200, null),
     },
@@ -84,7 +84,7 @@ export const FETCHING_DEFECTS = [
     id: 'fetch-unknown-204',
     area: 'fetching',
     description: 'answers an unknown pet with 204 and no body: a Go handler whose middleware sets Content-Type: application/json writes WriteHeader(204) for a nil pet',
-    rules: ['FETCH-02'],
+    rules: ['FETCH-02', 'FUZZ-03'],
     overrides: {
       // The JSON content type is set for every response up front (a middleware), the body then left out.
       petNotFound: (_request, _reference, server) => ({ status: 204, contentType: server.seams.jsonType() }),
@@ -94,7 +94,7 @@ export const FETCHING_DEFECTS = [
     id: 'fetch-spring-default-404',
     area: 'fetching',
     description: "answers an unknown pet with Spring Boot's default 404 body {timestamp, status, error, path} (ResponseStatusException, no @ControllerAdvice), not the Error",
-    rules: ['FETCH-02', 'ERR-02'],
+    rules: ['FETCH-02', 'FUZZ-03', 'ERR-02'],
     overrides: {
       petNotFound: (request) => json(404, { timestamp: new Date().toISOString(), status: 404, error: 'Not Found', path: request.url }),
     },
@@ -120,7 +120,7 @@ export const FETCHING_DEFECTS = [
     id: 'fetch-array-index-zero-based',
     area: 'fetching',
     description: 'looks a pet up as pets[id] in a 0-based array of 1-based ids, so GET /pets/1 serves pet 2',
-    rules: ['FETCH-01', 'CREATE-05', 'CONS-02'],
+    rules: ['FETCH-01', 'CREATE-05', 'FUZZ-03', 'CONS-02'],
     overrides: {
       // pets[id] on a 0-based array of 1-based ids: every lookup lands on the next pet.
       findPet: (id, _reference, server) => {
@@ -133,7 +133,7 @@ export const FETCHING_DEFECTS = [
     id: 'fetch-lookup-with-at',
     area: 'fetching',
     description: 'looks a pet up as pets.at(id - 1): Array.prototype.at counts a negative index from the end, so GET /pets/-1 serves a pet',
-    rules: ['FETCH-02', 'CONS-02'],
+    rules: ['FETCH-02', 'FUZZ-03', 'CONS-02'],
     overrides: {
       // Array.prototype.at counts a negative index from the end: /pets/-1 serves the last pet but one.
       findPet: (id, _reference, server) => {
@@ -179,7 +179,7 @@ export const FETCHING_DEFECTS = [
     id: 'fetch-petid-int32',
     area: 'fetching',
     description: 'reads petId with Integer.parseInt (int32) where the spec says int64, so an unknown id past 2^31 - 1 gets 400 instead of 404',
-    rules: ['FETCH-02'],
+    rules: ['FETCH-02', 'FUZZ-03'],
     overrides: {
       parsePetId: (raw, reference) => {
         const id = integerSegment(raw);
@@ -191,7 +191,7 @@ export const FETCHING_DEFECTS = [
     id: 'fetch-petid-unsigned',
     area: 'fetching',
     description: 'reads petId with strconv.ParseUint (Go) or as u64 where the spec says int64, so the unknown id -1 gets 400 instead of 404',
-    rules: ['FETCH-02'],
+    rules: ['FETCH-02', 'FUZZ-03'],
     overrides: {
       parsePetId: (raw, reference) => {
         const id = integerSegment(raw);
@@ -203,7 +203,7 @@ export const FETCHING_DEFECTS = [
     id: 'fetch-status-omitted',
     area: 'fetching',
     description: 'leaves status out of the getPet body: its DTO was written before status existed and nobody added the field',
-    rules: ['FETCH-01', 'CREATE-05', 'CONS-01'],
+    rules: ['FETCH-01', 'CREATE-05', 'FUZZ-03', 'CONS-01'],
     overrides: {
       petBody: (pet, operation, reference) => {
         const body = reference(pet, operation);

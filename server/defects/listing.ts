@@ -17,7 +17,7 @@ export const LISTING_DEFECTS = [
     id: 'list-default-limit-10',
     area: 'listing',
     description: 'answers GET /pets without limit with 10 pets',
-    rules: ['LIST-02', 'LIST-14', 'CONS-07'],
+    rules: ['LIST-02', 'LIST-14', 'FUZZ-03', 'CONS-07'],
     overrides: {
       selectPage: (pets, query, reference) => reference(pets, query.limit === undefined ? { ...query, limit: 10 } : query),
     },
@@ -26,7 +26,8 @@ export const LISTING_DEFECTS = [
     id: 'list-limit-ignored',
     area: 'listing',
     description: 'ignores limit and always answers a page of 20',
-    rules: ['LIST-03', 'LIST-04', 'LIST-05', 'LIST-11', 'CONS-04', 'CONS-06'],
+    rules: ['LIST-03', 'LIST-04', 'LIST-05', 'LIST-11', 'FUZZ-03', 'CONS-04', 'CONS-06'],
+    byChance: ['CONS-07'],
     options: MANY,
     overrides: {
       // Every page is the default page.
@@ -37,7 +38,7 @@ export const LISTING_DEFECTS = [
     id: 'list-limit-off-by-one',
     area: 'listing',
     description: 'answers limit=N with N+1 pets',
-    rules: ['LIST-03', 'LIST-04', 'LIST-05', 'LIST-11', 'CONS-04'],
+    rules: ['LIST-03', 'LIST-04', 'LIST-05', 'LIST-11', 'FUZZ-03', 'CONS-04'],
     options: MANY,
     overrides: {
       selectPage: (pets, query, reference) => reference(pets, query.limit === undefined ? query : { ...query, limit: query.limit + 1 }),
@@ -81,7 +82,7 @@ export const LISTING_DEFECTS = [
     id: 'list-status-ignored',
     area: 'listing',
     description: 'ignores the status filter',
-    rules: ['LIST-09', 'LIST-11', 'CONS-05'],
+    rules: ['LIST-09', 'LIST-11', 'FUZZ-03', 'CONS-05'],
     options: MIXED,
     overrides: {
       selectPage: (pets, query, reference) => reference(pets, { ...query, status: undefined }),
@@ -91,7 +92,7 @@ export const LISTING_DEFECTS = [
     id: 'list-status-empty',
     area: 'listing',
     description: 'answers any status filter with an empty list',
-    rules: ['LIST-10', 'LIST-11', 'CONS-06', 'CONS-07'],
+    rules: ['LIST-10', 'LIST-11', 'FUZZ-03', 'CONS-06', 'CONS-07'],
     options: MIXED,
     overrides: {
       selectPage: (pets, query, reference) => (query.status === undefined ? reference(pets, query) : []),
@@ -102,6 +103,9 @@ export const LISTING_DEFECTS = [
     area: 'listing',
     description: 'ignores limit when status is given (answers up to 20 pets of that status)',
     rules: ['LIST-11', 'CONS-04'],
+    // A generated sequence may list a status with a limit below what it holds, and more than 20 of a status may
+    // exist by the last pages, depending on the seed.
+    byChance: ['FUZZ-03', 'CONS-06', 'CONS-07'],
     options: MIXED,
     overrides: {
       selectPage: (pets, query, reference) => reference(pets, query.status === undefined ? query : { ...query, limit: undefined }),
@@ -111,7 +115,7 @@ export const LISTING_DEFECTS = [
     id: 'list-categoryid-string',
     area: 'listing',
     description: 'writes categoryId as a JSON string in list items',
-    rules: ['LIST-01'],
+    rules: ['LIST-01', 'FUZZ-03'],
     options: MIXED,
     overrides: {
       petBody: (pet, operation, reference) => (operation === 'listPets' ? { ...reference(pet, operation), categoryId: String(pet.categoryId) } : reference(pet, operation)),
@@ -121,7 +125,7 @@ export const LISTING_DEFECTS = [
     id: 'list-wrapped-object',
     area: 'listing',
     description: 'answers GET /pets with {"items": [...]} instead of an array',
-    rules: ['LIST-01', 'LIST-02', 'LIST-03', 'LIST-04', 'LIST-05', 'LIST-09', 'LIST-10', 'LIST-11'],
+    rules: ['LIST-01', 'LIST-02', 'LIST-03', 'LIST-04', 'LIST-05', 'LIST-09', 'LIST-10', 'LIST-11', 'FUZZ-03'],
     options: MIXED,
     overrides: {
       respond: onAnswer('listPets', (answer) => (answer.status === 200 ? { ...answer, json: { items: answer.json } } : answer)),
@@ -134,6 +138,7 @@ export const LISTING_DEFECTS = [
     description: 'cuts the page before filtering it (SQL LIMIT in a subquery, WHERE status outside it; or an in-memory slice, then filter), so status=S&limit=L comes back short',
     // Ten of each status interleaved: every default page of a status still holds some, only LIST-11's chosen case shows it.
     rules: ['LIST-11', 'CONS-07'],
+    byChance: ['FUZZ-03', 'CONS-06'],
     options: MIXED,
     overrides: {
       // SELECT … FROM (SELECT … LIMIT n) WHERE status = ?: the page is cut before it is filtered.
@@ -153,7 +158,7 @@ export const LISTING_DEFECTS = [
     id: 'list-no-default-page',
     area: 'listing',
     description: 'has no default page at all (Rails Pet.all, limit applied only when given), so GET /pets answers every pet',
-    rules: ['LIST-02', 'LIST-14', 'CONS-04'],
+    rules: ['LIST-02', 'LIST-14', 'FUZZ-03', 'CONS-04'],
     overrides: {
       selectPage: (pets, query, reference) => reference(pets, query.limit === undefined ? { ...query, limit: Number.POSITIVE_INFINITY } : query),
     },
@@ -163,7 +168,7 @@ export const LISTING_DEFECTS = [
     id: 'list-limit-100-refused',
     area: 'listing',
     description: 'refuses limit=100 with 400: the schema says exclusiveMaximum: 100, or the check is written limit < 100',
-    rules: ['LIST-04'],
+    rules: ['LIST-04', 'FUZZ-03'],
     overrides: {
       parseLimit: (raw, reference) => {
         const limit = integerParameter(raw);
@@ -176,7 +181,7 @@ export const LISTING_DEFECTS = [
     area: 'listing',
     description: 'refuses limit=1 with 400: the lower bound is written limit > 1 (or exclusiveMinimum: 1)',
     // AUTH-09 sends its lowercase "bearer" request as GET /pets?limit=1 and wants a 200, so the refusal shows there too.
-    rules: ['LIST-03', 'AUTH-09'],
+    rules: ['LIST-03', 'AUTH-09', 'FUZZ-03'],
     overrides: {
       parseLimit: (raw, reference) => {
         const limit = integerParameter(raw);
@@ -190,6 +195,7 @@ export const LISTING_DEFECTS = [
     description: 'compares the limit with MAX_PAGE_SIZE read from the environment, both strings, so "7" > "100" and limit=7 is refused',
     // LIST-11 asks for a limit of 2 here ("2" > "100" as well).
     rules: ['LIST-05', 'LIST-11'],
+    byChance: ['FUZZ-03'],
     options: MIXED,
     overrides: {
       // "7" > "100": the comparison is lexicographic.
@@ -225,7 +231,7 @@ export const LISTING_DEFECTS = [
     id: 'list-default-status-omitted',
     area: 'listing',
     description: 'leaves status out of list items whose status is available: Jackson @JsonInclude(NON_DEFAULT) on a DTO whose status defaults to AVAILABLE',
-    rules: ['LIST-09', 'LIST-10', 'CONS-01', 'CONS-05'],
+    rules: ['LIST-09', 'LIST-10', 'FUZZ-03', 'CONS-01', 'CONS-05'],
     overrides: {
       petBody: (pet, operation, reference) => {
         const body = reference(pet, operation);

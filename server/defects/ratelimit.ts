@@ -23,7 +23,7 @@ export const RATELIMIT_DEFECTS = [
     area: 'ratelimit',
     // The probe's 429 is an error response too, and RATE-10 judges its headers.
     description: 'leaves the X-RateLimit headers off error responses (the 429 included)',
-    rules: ['RATE-01', 'RATE-10'],
+    rules: ['FUZZ-03', 'RATE-01', 'RATE-10'],
     overrides: {
       outgoing: rateLimitHeadersLeftOff((_request, reply) => reply.statusCode >= 400),
     },
@@ -41,7 +41,7 @@ export const RATELIMIT_DEFECTS = [
     id: 'rate-reset-delta-seconds',
     area: 'ratelimit',
     description: 'sends X-RateLimit-Reset as seconds until the reset',
-    rules: ['RATE-05'],
+    rules: ['FUZZ-03', 'RATE-05'],
     overrides: {
       rateLimitHeaders: (admission, reference) => ({ ...reference(admission), 'x-ratelimit-reset': String(secondsUntilReset(admission)) }),
     },
@@ -50,7 +50,7 @@ export const RATELIMIT_DEFECTS = [
     id: 'rate-remaining-above-limit',
     area: 'ratelimit',
     description: 'reports X-RateLimit-Remaining above X-RateLimit-Limit (until it reaches 0)',
-    rules: ['RATE-03'],
+    rules: ['FUZZ-03', 'RATE-03'],
     overrides: {
       // Kept at 0 once exhausted, so that only RATE-03 sees this defect.
       rateLimitHeaders: (admission, reference) => reference(admission.remaining > 0 ? { ...admission, remaining: admission.remaining + admission.limit } : admission),
@@ -60,7 +60,7 @@ export const RATELIMIT_DEFECTS = [
     id: 'rate-limit-header-decimal',
     area: 'ratelimit',
     description: 'sends X-RateLimit-Limit as "1000.0"',
-    rules: ['RATE-02'],
+    rules: ['FUZZ-03', 'RATE-02'],
     overrides: {
       rateLimitHeaders: (admission, reference) => ({ ...reference(admission), 'x-ratelimit-limit': `${admission.limit}.0` }),
     },
@@ -117,7 +117,7 @@ export const RATELIMIT_DEFECTS = [
     id: 'rate-reset-milliseconds',
     area: 'ratelimit',
     description: 'sends X-RateLimit-Reset in milliseconds: JavaScript\'s Date.now() + window, not divided by 1000',
-    rules: ['RATE-05'],
+    rules: ['FUZZ-03', 'RATE-05'],
     overrides: {
       rateLimitHeaders: (admission, reference) => ({ ...reference(admission), 'x-ratelimit-reset': String(admission.resetAtMs) }),
     },
@@ -126,7 +126,7 @@ export const RATELIMIT_DEFECTS = [
     id: 'rate-reset-http-date',
     area: 'ratelimit',
     description: 'sends X-RateLimit-Reset as an HTTP-date, the Retry-After formatter reused (toUTCString) for a header that wants a Unix timestamp',
-    rules: ['RATE-02'],
+    rules: ['FUZZ-03', 'RATE-02'],
     overrides: {
       rateLimitHeaders: (admission, reference) => ({ ...reference(admission), 'x-ratelimit-reset': new Date(Math.ceil(admission.resetAtMs / 1000) * 1000).toUTCString() }),
     },
@@ -144,7 +144,7 @@ export const RATELIMIT_DEFECTS = [
     id: 'rate-headers-draft-only',
     area: 'ratelimit',
     description: 'sends only the IETF draft\'s RateLimit and RateLimit-Policy headers, no X-RateLimit-* (express-rate-limit with legacyHeaders: false)',
-    rules: ['RATE-01'],
+    rules: ['FUZZ-03', 'RATE-01'],
     overrides: {
       rateLimitHeaders: (admission, _reference, server) => ({
         'ratelimit-policy': `${admission.limit};w=${Math.round(server.settings.rateLimit.windowMs / 1000)}`,
@@ -214,7 +214,7 @@ export const RATELIMIT_DEFECTS = [
     id: 'rate-headers-skip-get-pet',
     area: 'ratelimit',
     description: 'sends no X-RateLimit-* on GET /pets/{petId}: the header plugin is registered on the /pets routes only',
-    rules: ['RATE-01'],
+    rules: ['FUZZ-03', 'RATE-01'],
     overrides: {
       outgoing: rateLimitHeadersLeftOff((request, _reply, server) => operationOf(request, server) === 'getPet'),
     },
@@ -223,7 +223,7 @@ export const RATELIMIT_DEFECTS = [
     id: 'rate-headers-skip-post',
     area: 'ratelimit',
     description: 'sends no X-RateLimit-* on POST /pets answers: the headers are added by a decorator on the GET handlers',
-    rules: ['RATE-01'],
+    rules: ['FUZZ-03', 'RATE-01'],
     overrides: {
       outgoing: rateLimitHeadersLeftOff((request, _reply, server) => operationOf(request, server) === 'createPet'),
     },

@@ -47,8 +47,9 @@ export interface DefectSpec {
   /** Rule IDs of spec/rules.yaml a conformance run must report as failed under this defect. */
   rules: readonly string[];
   /**
-   * Rules the fuzzing suite may also fail, depending on the seed: a generated body can happen to hit the
-   * defect. Never counted as a catch (that is `rules`, judged by deterministic cases), never a false alarm.
+   * Rules that may also fail, depending on the seed: a generated body (FUZZ-01, FUZZ-02) or a generated
+   * sequence (FUZZ-03, and the whole-run rules that judge its answers too) can happen to hit the defect.
+   * Never counted as a catch (that is `rules`, judged by deterministic cases), never a false alarm.
    */
   byChance?: readonly string[];
   /** Settings without which the defect would not show (they never override what the caller sets). */

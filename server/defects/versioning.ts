@@ -14,7 +14,7 @@ export const VERSIONING_DEFECTS = [
     id: 'get-pet-gone-410',
     area: 'versioning',
     description: 'retires the deprecated GET /pets/{petId} early, answering 410 Gone for every pet (the deprecation read as a removal)',
-    rules: ['VER-02', 'FETCH-01', 'FETCH-02', 'CREATE-05'],
+    rules: ['VER-02', 'FETCH-01', 'FETCH-02', 'CREATE-05', 'FUZZ-03'],
     overrides: {
       respond: insteadOf('getPet', (_request, server) => server.seams.error(410, 'gone', 'GET /pets/{petId} is deprecated; use GET /pets?status=')),
     },

@@ -56,6 +56,7 @@ const REFUSED: Array<[string, ConformanceOptions, RegExp]> = [
   ['a seed past 2^31 - 1', { seed: 2 ** 31 }, integerRange('--seed', '2147483648', '0 to 2147483647')],
   ['too many fuzz runs', { fuzzRuns: 100_001 }, integerRange('--fuzz-runs', '100001', '0 to 100000')],
   ['too many valid fuzz runs', { fuzzValidRuns: 10_001 }, integerRange('--fuzz-valid-runs', '10001', '0 to 10000')],
+  ['too many explored sequences', { exploreRuns: 1001 }, integerRange('--explore-runs', '1001', '0 to 1000')],
   ['a response cap under 1 KiB', { maxResponseBytes: 10 }, integerRange('--max-response-bytes', '10', '1024 to 1073741824')],
   ['a read lag past ten minutes', { readLagMs: 600_001 }, integerRange('--read-lag', '600001', '0 to 600000')],
   ['a flag that is not a boolean', { strict: 'yes' as never }, /^strict must be true or false, not "yes"$/],

@@ -49,6 +49,22 @@ describe('report.html', () => {
     expect(page).toContain('petstore-conformance --only FUZZ-01 --seed 424242');
   });
 
+  it('shows a failing sequence with its seed, its shrunk commands and its replay script, markup in them escaped', () => {
+    const report = sampleReport();
+    const fuzz = report.rules.find((rule) => rule.id === 'FUZZ-01')!;
+    const script = '# FUZZ-03, sequence repeated-name\ncurl -i -X GET \'http://127.0.0.1:9/v1/pets/5\' -H "Authorization: Bearer $PETSTORE_API_KEY"';
+    const counterexample = { seed: 77, path: '0:2', mutation: 'sequence repeated-name', body: '1. create a: name "<b>rex</b>" → 201 id 5\n2. fetch pet a (id 5) → 404', replay: 'petstore-conformance --only FUZZ-03 --seed 77', script };
+    const sequence = { ...fuzz, id: 'FUZZ-03', evidence: [{ ...fuzz.evidence[0]!, counterexample }] };
+    const withSequence = toHtml({ ...report, rules: [...report.rules, sequence] });
+    expect(withSequence).toContain('Fuzzing seed <strong>77</strong>');
+    expect(withSequence).toContain('Shrunk command sequence:');
+    expect(withSequence).toContain('1. create a: name &quot;&lt;b&gt;rex&lt;/b&gt;&quot; → 201 id 5');
+    expect(withSequence).toContain('Replay script');
+    expect(withSequence).toContain('-H &quot;Authorization: Bearer $PETSTORE_API_KEY&quot;');
+    // A single fuzzed body keeps its own wording.
+    expect(page).not.toContain('Replay script');
+  });
+
   it('states each verdict in words, with the reason', () => {
     expect(toHtml(sampleReport({ verdict: 'certified' }))).toContain('<p class="verdict-word" id="verdict">Certified</p>');
     expect(toHtml(sampleReport({ verdict: 'incomplete' }))).toContain('<p class="verdict-word" id="verdict">Incomplete</p>');

@@ -4,6 +4,7 @@ import type { Exchange } from '../../helpers/http/exchange.js';
 import { parseJson, stringifyJson } from '../../helpers/json.js';
 import { pathTemplate } from '../../helpers/judge/operations.js';
 import { itemsById, samePet, StoreModel } from '../../helpers/model/store-model.js';
+import { CONS_05, CONS_09, MODEL_STATEMENTS } from '../../helpers/model/statements.js';
 
 const BASE = 'http://127.0.0.1:9/v1';
 const T0 = Date.parse('2026-01-01T00:00:00Z');
@@ -92,6 +93,35 @@ describe('the store model', () => {
     const model = StoreModel.of([exchange(1, 'POST', '/pets', 201, pet(5), sent), exchange(2, 'POST', '/pets', 201, pet(5), sent)], BASE, 0);
     expect([...model.idsOfSeveralWrites()]).toEqual(['5']);
     expect(model.writeOf('5')).toBeUndefined();
+  });
+});
+
+describe('the statements of the model', () => {
+  it('judge every answer of the run, or only the one asked about, with one definition', () => {
+    const model = StoreModel.of([
+      exchange(1, 'GET', '/pets?status=sold', 200, [pet(1, 'sold'), pet(2)]),
+      exchange(2, 'GET', '/pets?status=pending', 200, [pet(3, 'pending')]),
+      exchange(3, 'GET', '/pets?status=pending', 200, [pet(4, 'sold')]),
+    ], BASE, 0);
+    expect(CONS_05.findings(model).map((finding) => finding.exchanges[0]!.seq)).toEqual([1, 3]);
+    expect(CONS_05.findings(model, model.pages[1]!.exchange)).toEqual([]);
+    expect(CONS_05.findings(model, model.pages[2]!.exchange).map((finding) => finding.example)).toEqual([expect.stringMatching(/id 4 with status "sold"/)]);
+    expect(MODEL_STATEMENTS.map((statement) => statement.rule)).toEqual(['CONS-01', 'CONS-02', 'CONS-03', 'CONS-04', 'CONS-05', 'CONS-06', 'CONS-07', 'CONS-08', 'CONS-09']);
+  });
+
+  it('CONS-09 holds a 404 against a pet a read had shown, or the run created past --read-lag, and not before', () => {
+    const notFound = (seq: number, atMs?: number, auth: 'key' | 'none' = 'key') => {
+      const miss = exchange(seq, 'GET', '/pets/1', 404, { code: 'not_found', message: 'no pet', status: 404 }, undefined, atMs);
+      return { ...miss, request: { ...miss.request, auth } };
+    };
+    const write = exchange(1, 'POST', '/pets', 201, pet(1), { name: 'pet 1', categoryId: 1 });
+    const seq = (model: StoreModel) => CONS_09.findings(model).map((finding) => finding.exchanges.at(-1)!.seq);
+    // Within --read-lag of its 201 and never read: a replica may not have it yet.
+    expect(seq(StoreModel.of([write, notFound(2)], BASE, 5_000))).toEqual([]);
+    expect(seq(StoreModel.of([write, notFound(2, T0 + 6_000)], BASE, 5_000))).toEqual([2]);
+    // Listed first: what one read showed, later reads show; a 404 to a request without the key says nothing.
+    const listed = exchange(2, 'GET', '/pets', 200, [pet(1)]);
+    expect(seq(StoreModel.of([write, listed, notFound(3), notFound(4, undefined, 'none')], BASE, 5_000))).toEqual([3]);
   });
 });
 
