@@ -605,6 +605,8 @@ export function describeTransportError(cause: unknown, timeoutMs: number, proxyS
   }
   if (code === 'ECONNREFUSED') return 'connection refused';
   if (code === 'ECONNRESET') return 'connection reset by the server';
+  // A write to a connection the server had closed: it stopped reading the request (a body it would not take).
+  if (code === 'EPIPE') return 'the server closed the connection while the request was being sent (EPIPE)';
   // undici reports a reset and a plain close mid-response alike ("other side closed").
   if (code === 'UND_ERR_SOCKET') return 'the server closed the connection before the response was complete';
   // The same, on a connection used once: undici then reads the close as the end of a body shorter than announced.
