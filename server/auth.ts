@@ -40,6 +40,13 @@ export function accepts(header: string | undefined, ctx: Context): boolean {
   const credentials = split(ctx.has('auth-header-lowercased') ? header?.toLowerCase() : header);
   if (!credentials) return ctx.has('auth-missing-key-accepted');
   const { scheme, token } = credentials;
+  // `/^Bearer\s*(\S+)$/i`: \s* where \s+ was meant, so "Bearer<key>" yields the key.
+  if (ctx.has('auth-bearer-regex-no-space')) {
+    const glued = /^bearer\s*(\S+)$/i.exec(header?.trim() ?? '')?.[1];
+    if (glued !== undefined) return keys.includes(glued);
+  }
+  // `header.substring('Bearer'.length).trim()`: whatever six characters come first pass for the scheme.
+  if (ctx.has('auth-scheme-cut-by-length')) return keys.includes((header ?? '').substring('Bearer'.length).trim());
   if (ctx.variant('auth-strict-token68') && !STRICT_BEARER.test(header?.trim() ?? '')) return false;
   // `header.split(' ')[1] === key`: whatever word precedes the key passes for a scheme.
   if (ctx.has('auth-scheme-ignored') && token !== '') return keys.some((key) => tokenMatches(token, key, ctx));
@@ -135,4 +142,28 @@ function listQueryProblem(query: Record<string, unknown>): string | undefined {
   }
   if (status !== undefined && !isPetStatus(status)) return `"status" must be one of [${PET_STATUSES.join(', ')}]`;
   return undefined;
+}
+
+/**
+ * Whether a request without the key in Authorization is let through on a key found elsewhere: never on a
+ * conforming server (the spec names the header only), under the defects where an auth layer also looks in
+ * the query, a cookie or an API gateway's header.
+ */
+export function acceptsKeyElsewhere(request: FastifyRequest, ctx: Context): boolean {
+  const keys = acceptedKeys(ctx);
+  const query = request.query as Record<string, unknown> | undefined;
+  if (ctx.has('auth-key-in-query-api-key') && keys.includes(String(query?.api_key ?? ''))) return true;
+  if (ctx.has('auth-key-in-cookie') && keys.includes(cookie(request.headers.cookie, 'token') ?? '')) return true;
+  return ctx.has('auth-key-in-x-api-key') && keys.includes(String(request.headers['x-api-key'] ?? ''));
+}
+
+/** One cookie of a Cookie header, decoded as cookie-parser does. */
+function cookie(header: string | undefined, name: string): string | undefined {
+  const pair = header?.split(';').map((part) => part.trim()).find((part) => part.startsWith(`${name}=`));
+  if (pair === undefined) return undefined;
+  try {
+    return decodeURIComponent(pair.slice(name.length + 1));
+  } catch {
+    return pair.slice(name.length + 1);
+  }
 }

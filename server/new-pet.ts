@@ -18,6 +18,8 @@ export type NewPetResult =
 type Field<T> = { value: T } | { problem: string };
 
 const NEW_PET_MEMBERS = ['name', 'categoryId', 'status'];
+// C0 controls (U+0000 included), DEL and the C1 controls.
+const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f]/u;
 // The most characters the name-max-255 variant takes: a VARCHAR(255) column, refused rather than cut.
 const NAME_MAX = 255;
 // An integer literal as JSON writes it: no fraction, no exponent (7.0 and 1e2 are not accepted).
@@ -66,6 +68,7 @@ function readName(raw: unknown, ctx: Context): Field<string | null | undefined> 
   const value = coerced(raw, 'string', ctx);
   if (typeof value === 'string') {
     if (ctx.variant('name-max-255') && [...value].length > NAME_MAX) return { problem: `name must be at most ${NAME_MAX} characters` };
+    if (ctx.variant('name-controls-refused') && CONTROL_CHARACTERS.test(value)) return { problem: 'name must not hold control characters' };
     return { value: mangledName(value, ctx) };
   }
   if (value === undefined && ctx.has('create-name-optional')) return { value: undefined };
@@ -77,6 +80,8 @@ function readName(raw: unknown, ctx: Context): Field<string | null | undefined> 
 /** What a name-handling habit of the stack does to the name before it is stored and echoed. */
 function mangledName(name: string, ctx: Context): string {
   if (ctx.has('create-name-stripped')) return name.trim();
+  // A sanitiser's replace(/[\x00-\x1F\x7F-\x9F]/g, '') on every text field.
+  if (ctx.has('create-name-controls-stripped')) return name.replace(new RegExp(CONTROL_CHARACTERS.source, 'gu'), '');
   if (ctx.has('create-name-nfc')) return name.normalize('NFC');
   if (ctx.has('create-name-html-escaped')) return escapeHtml(name);
   if (ctx.has('create-name-varchar-255')) return [...name].slice(0, NAME_MAX).join('');

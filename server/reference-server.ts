@@ -2,7 +2,8 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest }
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { gzipSync } from 'node:zlib';
-import { acceptedKeys, accepts, answerBeforeAuth, isPublicRoute, validBearerKey } from './auth.js';
+import { acceptedKeys, accepts, acceptsKeyElsewhere, answerBeforeAuth, isPublicRoute, validBearerKey } from './auth.js';
+import { answerBeforeKey, answerInFront, beforeHandler, bodyLimit, registerOtherMethods, sendBodyTooLarge, sendRouteNotFound } from './around.js';
 import type { Context } from './context.js';
 import { defectById, type DefectId } from './defects.js';
 import { resolveOptions, type ReferenceServerOptions, type ResolvedOptions } from './options.js';
@@ -64,6 +65,9 @@ function buildApp(options: ReferenceServerOptions): { app: FastifyInstance; ctx:
   const ctx = createContext(resolveReferenceOptions(options));
   const app = Fastify({
     logger: false,
+    bodyLimit: bodyLimit(ctx),
+    // HEAD comes with every GET, as RFC 9110 §9.3.2 has it, unless the variant implements none.
+    exposeHeadRoutes: !ctx.variant('head-405'),
     // A URL fastify cannot decode never reaches the hooks; it still gets the gate and an Error body.
     frameworkErrors: (error, request, reply) => {
       void gate(ctx)(request, reply).then((sent) => sent ?? sendError(reply, ctx, 400, 'bad_request', error.message));
@@ -74,15 +78,18 @@ function buildApp(options: ReferenceServerOptions): { app: FastifyInstance; ctx:
   app.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => done(null, body));
   app.addHook('onRequest', gate(ctx));
   app.addHook('preHandler', routingDefects(ctx));
+  app.addHook('preHandler', beforeHandler(ctx));
   app.addHook('onSend', finishResponse(ctx));
-  app.setErrorHandler((error: { statusCode?: number; message?: string }, _request, reply) => {
+  app.setErrorHandler((error: { statusCode?: number; message?: string; code?: string }, request, reply) => {
+    if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return sendBodyTooLarge(request, reply, ctx);
     const status = error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 600 ? error.statusCode : 500;
     return status >= 500
       ? sendError(reply, ctx, status, 'internal_error', 'internal server error')
       : sendError(reply, ctx, status, 'bad_request', error.message ?? 'bad request');
   });
-  app.setNotFoundHandler((request, reply) => sendError(reply, ctx, 404, 'not_found', `no operation ${request.method} ${request.url}`));
+  app.setNotFoundHandler((request, reply) => sendRouteNotFound(request, reply, ctx));
   registerRoutes(app, ctx);
+  registerOtherMethods(app, ctx);
   return { app, ctx };
 }
 
@@ -111,6 +118,8 @@ const admissions = new WeakMap<FastifyRequest, Admission>();
 /** Bucket → rate limit → auth, for every request including unknown routes, before any body is read. */
 function gate(ctx: Context): (request: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply | undefined> {
   return async (request, reply) => {
+    const inFront = answerInFront(request, reply, ctx);
+    if (inFront) return inFront;
     const key = validBearerKey(request.headers.authorization, acceptedKeys(ctx));
     const bucket = ctx.variant('limit-by-address') ? `addr:${request.ip}` : key ?? `anon:${request.ip}`;
     const admission = ctx.limiter.admit(bucket, key !== undefined);
@@ -122,9 +131,9 @@ function gate(ctx: Context): (request: FastifyRequest, reply: FastifyReply) => P
       if (ctx.has('rate-429-text-body')) return reply.code(429).header('content-type', 'text/plain; charset=utf-8').send('Too Many Requests');
       return sendError(reply, ctx, 429, 'rate_limited', `rate limit of ${admission.limit} requests exceeded`);
     }
-    const early = answerBeforeAuth(request, reply, ctx);
+    const early = answerBeforeKey(request, reply, ctx) ?? answerBeforeAuth(request, reply, ctx);
     if (early) return early;
-    if (authDeferred(request, ctx) || accepts(request.headers.authorization, ctx)) return undefined;
+    if (authDeferred(request, ctx) || accepts(request.headers.authorization, ctx) || acceptsKeyElsewhere(request, ctx)) return undefined;
     // nginx's auth_request on the /store/ location: its own 401 page, never the upstream's Error.
     if (ctx.has('store-orders-nginx-401') && request.routeOptions.url === `${ctx.settings.basePath}/store/orders`) {
       return reply.code(401).header('content-type', 'text/html').send(NGINX_401);

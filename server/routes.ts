@@ -213,6 +213,8 @@ function createPet(ctx: Context): Handler {
     }
     // Under this defect the gate let the request through unauthenticated; the key is checked only now.
     if (ctx.has('auth-after-validation') && !accepts(request.headers.authorization, ctx)) return sendUnauthorized(reply, ctx);
+    const refused = refuseName(result.pet.name, reply, ctx);
+    if (refused) return refused;
     const pet = await storePetRacily(result.pet, ctx);
     if (ctx.variant('location-header') || ctx.has('create-201-no-body')) reply.header('location', `${ctx.settings.basePath}/pets/${pet.id}`);
     // Spring's ResponseEntity.created(uri).build(): a Location and no body at all.
@@ -246,6 +248,22 @@ function frameworkRejection(text: string, result: Extract<NewPetResult, { ok: fa
     const code = result.code === 'invalid_json' ? (text.trim() === '' ? 'FST_ERR_CTP_EMPTY_JSON_BODY' : 'FST_ERR_CTP_INVALID_JSON_BODY') : 'FST_ERR_VALIDATION';
     return (reply) => sendJson(reply, ctx, 400, { statusCode: 400, code, error: 'Bad Request', message: result.message });
   }
+  return undefined;
+}
+
+/**
+ * What the store makes of a name, before the pet is saved: any JSON string is a name, so nothing on the reference
+ * server; a unique constraint or a database that refuses U+0000 under the defects, a refusal under the variant.
+ */
+function refuseName(name: string | null | undefined, reply: FastifyReply, ctx: Context): FastifyReply | undefined {
+  if (typeof name !== 'string') return undefined;
+  const taken = ctx.store.all().some((pet) => pet.name === name);
+  // A unique index on name, its violation answered 409 Conflict, or not caught at all.
+  if (taken && ctx.has('create-name-unique-409')) return sendError(reply, ctx, 409, 'conflict', `a pet named ${JSON.stringify(name)} exists`);
+  if (taken && ctx.has('create-name-unique-500')) throw new Error(`IntegrityError: duplicate key value violates unique constraint "pets_name_key"`);
+  if (taken && ctx.variant('name-unique-400')) return sendError(reply, ctx, 400, 'invalid_body', 'name must be unique');
+  // PostgreSQL's text type holds no U+0000, and the driver's error is not caught.
+  if (name.includes('\u0000') && ctx.has('create-name-nul-500')) throw new Error('invalid byte sequence for encoding "UTF8": 0x00');
   return undefined;
 }
 
@@ -289,6 +307,8 @@ function asSaved(pet: StoredPet, ctx: Context): StoredPet {
   const row = { ...pet };
   // A MySQL utf8mb3 column holds no 4-byte character: outside strict mode each one is stored as '?'.
   if (ctx.has('create-name-utf8mb3') && typeof row.name === 'string') row.name = row.name.replace(/[\u{10000}-\u{10FFFF}]/gu, '?');
+  // sqlite3_bind_text with length -1 reads the name as a C string, which ends at U+0000.
+  if (ctx.has('create-name-cut-at-nul') && typeof row.name === 'string') row.name = row.name.split('\u0000')[0]!;
   // A column DEFAULT 'available' the entity in memory never learns of.
   if (ctx.has('create-status-db-default') && row.status === undefined) row.status = 'available';
   // An INT column outside strict mode clamps what does not fit to its ends.

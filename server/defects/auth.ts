@@ -118,4 +118,34 @@ export const AUTH_DEFECTS = [
     description: 'answers 401 with Express\'s default HTML error page (finalhandler, text/html) and no WWW-Authenticate',
     rules: [...ERROR_BODY_RULES, 'AUTH-08', 'ERR-01', 'ERR-02'],
   },
+  {
+    id: 'auth-key-in-query-api-key',
+    area: 'auth',
+    description: 'also takes the key from ?api_key=: an OpenAPI security scheme apiKey in: query (the name Swagger\'s own Petstore uses) declared beside the bearer one, either of which passes',
+    rules: ['AUTH-10'],
+  },
+  {
+    id: 'auth-key-in-cookie',
+    area: 'auth',
+    description: 'also takes the key from a cookie named token: express-jwt\'s getToken written to fall back to req.cookies.token when the header is missing',
+    rules: ['AUTH-10'],
+  },
+  {
+    id: 'auth-key-in-x-api-key',
+    area: 'auth',
+    description: 'also takes the key from an X-API-Key header: an API gateway\'s key check (AWS API Gateway, Kong key-auth) in front of the service, which trusts whatever the gateway let through',
+    rules: ['AUTH-10'],
+  },
+  {
+    id: 'auth-bearer-regex-no-space',
+    area: 'auth',
+    description: 'reads the token with /^Bearer\\s*(\\S+)$/i, \\s* where \\s+ was meant, so Bearer<key> with no space passes',
+    rules: ['AUTH-11'],
+  },
+  {
+    id: 'auth-scheme-cut-by-length',
+    area: 'auth',
+    description: 'takes the token as header.substring("Bearer".length).trim(), never looking at the scheme: Bearer<key>, and any six-letter scheme such as "Token <key>" or "Basic <key>", pass',
+    rules: ['AUTH-04', 'AUTH-11'],
+  },
 ] as const satisfies readonly DefectSpec[];

@@ -268,4 +268,52 @@ export const CREATING_DEFECTS = [
     description: 'serialises the listing through float64 (Go map[string]interface{}, a JS Number), so categoryIds above 2^53 change in GET /pets only',
     rules: ['CREATE-14', 'CONS-01'],
   },
+  {
+    id: 'create-content-type-exact-415',
+    area: 'creating',
+    description: 'answers 415 unless Content-Type is exactly "application/json" (req.headers[\'content-type\'] !== \'application/json\'), refusing a charset parameter and another letter case',
+    rules: ['CREATE-16'],
+  },
+  {
+    id: 'create-content-type-case-sensitive',
+    area: 'creating',
+    description: 'parses the body only when Content-Type.startsWith(\'application/json\'), so Application/JSON reaches the handler without a body and gets 400',
+    rules: ['CREATE-16'],
+  },
+  {
+    id: 'create-name-unique-409',
+    area: 'creating',
+    description: 'keeps names unique (an ORM model with unique=True on name) and answers a repeated name 409 Conflict',
+    rules: ['CREATE-17'],
+    // Generated names can repeat too, when the seed draws the same suffix twice.
+    byChance: ['FUZZ-02'],
+  },
+  {
+    id: 'create-name-unique-500',
+    area: 'creating',
+    description: 'keeps names unique with a database constraint no handler catches: a repeated name raises IntegrityError, answered 500',
+    rules: ['CREATE-17', 'ERR-04'],
+    byChance: ['FUZZ-02'],
+  },
+  {
+    id: 'create-name-nul-500',
+    area: 'creating',
+    description: 'stores names in a PostgreSQL text column, which refuses U+0000 ("invalid byte sequence for encoding UTF8: 0x00"), and answers the error 500',
+    rules: ['CREATE-17', 'ERR-04'],
+    // Generated names hold any code point, U+0000 included, when the seed draws it.
+    byChance: ['FUZZ-02'],
+  },
+  {
+    id: 'create-name-controls-stripped',
+    area: 'creating',
+    description: 'strips control characters from names before storing and echoing them (a sanitiser\'s replace(/[\\x00-\\x1F\\x7F-\\x9F]/g, \'\'))',
+    rules: ['CREATE-17', 'CONS-01'],
+    byChance: ['FUZZ-02'],
+  },
+  {
+    id: 'create-name-cut-at-nul',
+    area: 'creating',
+    description: 'stores names through a C-string API (sqlite3_bind_text with length -1), which ends them at U+0000, while the 201 echoes the request\'s entity',
+    rules: ['CREATE-17', 'CONS-01'],
+  },
 ] as const satisfies readonly DefectSpec[];

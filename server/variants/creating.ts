@@ -15,4 +15,14 @@ export const CREATING_VARIANTS = [
     description: 'refuses a name longer than 255 characters with a 400 Error (the spec states no maximum)',
   },
   { id: 'location-header', area: 'creating', description: 'sends a Location header with every 201' },
+  {
+    id: 'name-controls-refused',
+    area: 'creating',
+    description: 'refuses a name holding control characters or U+0000 with a 400 Error (the spec states no character set)',
+  },
+  {
+    id: 'name-unique-400',
+    area: 'creating',
+    description: 'keeps names unique and refuses a name another pet has with a 400 Error (the spec neither requires nor forbids it)',
+  },
 ] as const satisfies readonly VariantSpec[];
