@@ -99,17 +99,19 @@ async function expectKeyCheckedFirst(ctx: CheckContext, what: string, request: S
   expectStatus(exchange, allowed, `${what} with ${BROKEN_AUTH[auth]}`);
 }
 
+/** The listing AUTH-10 and AUTH-11 send: it needs no pet, so the credential alone decides the answer. */
+const LIST_ONE: SendOptions = { path: '/pets', query: { limit: '1' } };
+
 /**
  * The key where auth libraries also look for one, never in Authorization: the spec says the key is missing, so
  * 401. Every place goes in one request, so that the key travels outside its header once on a conforming server;
  * only a server that took it from somewhere is asked once per place, to say where.
  */
 async function expectKeyElsewhereRefused(ctx: CheckContext): Promise<void> {
-  const { listPets } = await requests(ctx, 'key-elsewhere');
-  const together = await ctx.client.send({ ...listPets, auth: 'key-elsewhere' });
+  const together = await ctx.client.send({ ...LIST_ONE, auth: 'key-elsewhere' });
   if (responseOf(together).status === 401) return expectError(together, 401, `listPets with ${BROKEN_AUTH['key-elsewhere']}`);
   const places = ['key-in-query', 'key-in-cookie', 'key-in-headers'] as const;
-  const alone = await Promise.all(places.map((auth) => ctx.client.send({ ...listPets, auth })));
+  const alone = await Promise.all(places.map((auth) => ctx.client.send({ ...LIST_ONE, auth })));
   const accepted = alone.filter((exchange) => responseOf(exchange).status !== 401);
   // A server that answers each place alone 401, but not all of them together, is judged by the request that showed it.
   for (const exchange of accepted.length > 0 ? accepted : [together]) {
@@ -184,8 +186,5 @@ describe('auth', () => {
 
   check('AUTH-10', (ctx) => expectKeyElsewhereRefused(ctx), TOGETHER);
 
-  check('AUTH-11', async (ctx) => {
-    const { listPets } = await requests(ctx, 'no-space');
-    await expectRefused(ctx, 'listPets', listPets, 'bearer-no-space');
-  }, TOGETHER);
+  check('AUTH-11', (ctx) => expectRefused(ctx, 'listPets', LIST_ONE, 'bearer-no-space'), TOGETHER);
 });
