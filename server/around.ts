@@ -65,6 +65,7 @@ function answerOptions(request: FastifyRequest, reply: FastifyReply, ctx: Contex
 
 /** A method the path does not have (or, under extension-methods, one it implements beyond the spec). */
 async function answerOtherMethod(request: FastifyRequest, reply: FastifyReply, ctx: Context, allow: string): Promise<FastifyReply> {
+  skipRateHeadersUnrouted(reply, ctx);
   const framework = frameworkPage(request, reply, ctx, 405, allow);
   if (framework) return framework;
   if (ctx.variant('extension-methods')) {
@@ -116,7 +117,13 @@ function patched(pet: StoredPet, text: string): string {
  * that reaches it has passed the gate, so without a key it was answered 401 already.
  */
 export function sendRouteNotFound(request: FastifyRequest, reply: FastifyReply, ctx: Context): FastifyReply {
+  skipRateHeadersUnrouted(reply, ctx);
   return frameworkPage(request, reply, ctx, 404) ?? sendError(reply, ctx, 404, 'not_found', `no operation ${request.method} ${request.url.split('?')[0]}`);
+}
+
+/** Under unrouted-rate-headers-skipped: express-rate-limit on router.use, which what the router does not match never meets. */
+function skipRateHeadersUnrouted(reply: FastifyReply, ctx: Context): void {
+  if (ctx.has('unrouted-rate-headers-skipped')) for (const header of RATE_LIMIT_HEADERS) reply.removeHeader(header);
 }
 
 /**
@@ -125,8 +132,6 @@ export function sendRouteNotFound(request: FastifyRequest, reply: FastifyReply, 
  */
 function frameworkPage(request: FastifyRequest, reply: FastifyReply, ctx: Context, status: 404 | 405, allow?: string): FastifyReply | undefined {
   const path = request.url.split('?')[0]!;
-  // express-rate-limit on router.use: what the router does not match never met it.
-  if (ctx.has('unrouted-rate-headers-skipped')) for (const header of RATE_LIMIT_HEADERS) reply.removeHeader(header);
   if (ctx.has('unrouted-express-default')) {
     const page = `<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<title>Error</title>\n</head>\n<body>\n<pre>Cannot ${request.method} ${path.replace(/[<>&"]/g, '')}</pre>\n</body>\n</html>\n`;
     return reply.code(404).header('content-type', 'text/html; charset=utf-8').header('content-security-policy', "default-src 'none'").send(page);
