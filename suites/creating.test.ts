@@ -335,7 +335,11 @@ async function expectMediaTypesAccepted(ctx: CheckContext): Promise<void> {
     const sent = { name: petName(ctx.config.runId, `content-type-${label}`), categoryId: 6, status: 'sold' };
     const exchange = await ctx.client.send({ method: 'POST', path: '/pets', json: sent, headers: { 'content-type': contentType } });
     recordIfCreated(ctx, exchange);
-    expectStatus(exchange, [201], `a valid NewPet sent as Content-Type: ${contentType} (application/json ${about})`);
+    // Created is what is asked: the exact status of a creation is CREATE-01's to judge.
+    expectThat(answeredSuccess(exchange), {
+      what: `a valid NewPet sent as Content-Type: ${contentType} (application/json ${about})`, expected: 'the pet created (201), as under application/json',
+      seen: String(responseOf(exchange).status), body: preview(responseOf(exchange).rawBody), exchanges: [exchange],
+    });
   });
 }
 
@@ -365,8 +369,9 @@ function nameProbeBody(probe: NameProbe): Record<string, Json> {
 }
 
 /**
- * CREATE-17 for one name: 400 with an Error (the spec sets no character set, so a server may refuse), or 201
- * with the name echoed and served back by GET /pets/{petId} exactly as sent; nothing else.
+ * CREATE-17 for one name: 400 with an Error (the spec sets no character set, so a server may refuse), or the pet
+ * created with the name echoed exactly; nothing else. The pet is then read back once, so that the store model
+ * holds what was stored: CONS-01 judges that read against what was written, as it judges every read of the run.
  */
 async function expectNameKeptOrRefused(ctx: CheckContext, probe: NameProbe): Promise<void> {
   const sent = nameProbeBody(probe);
@@ -374,18 +379,18 @@ async function expectNameKeptOrRefused(ctx: CheckContext, probe: NameProbe): Pro
   recordIfCreated(ctx, exchange);
   if (isRefusal(exchange)) return ctx.observe(`${probe.label}: refused with 400 and an Error body`);
   expectThat(wasCreated({ sent, exchange }), {
-    what: `a name holding ${probe.about}`, expected: 'status 201 with the pet, or 400 with an Error body', seen: String(responseOf(exchange).status),
+    what: `a name holding ${probe.about}`, expected: 'the pet created (201), or 400 with an Error body', seen: String(responseOf(exchange).status),
     body: preview(responseOf(exchange).rawBody), exchanges: [exchange],
   });
-  const echoed = petFieldDifferences(sent, responseOf(exchange).json, ['name']);
-  expectThat(echoed.length === 0, { what: `a name holding ${probe.about}`, expected: 'the 201 body to echo the name exactly', seen: echoed.join('; '), exchanges: [exchange] });
+  // A body without a string name is CREATE-02's and CREATE-03's finding: only a name the server shows is compared.
+  const answered = responseOf(exchange).json;
+  if (isJsonObject(answered) && typeof answered.name === 'string') {
+    const echoed = petFieldDifferences(sent, answered, ['name']);
+    await ctx.softly(() => expectThat(echoed.length === 0, { what: `a name holding ${probe.about}`, expected: 'the name echoed exactly as sent', seen: echoed.join('; '), exchanges: [exchange] }));
+  }
   const id = createdId({ sent, exchange });
   if (id === undefined || getPetRemoved(ctx.config.today)) return ctx.observe(`${probe.label}: created; not read back (${id === undefined ? 'no integer id' : 'GET /pets/{petId} is removed'})`);
-  const read = await readAfterWrite(ctx, `GET /pets/${id}`, answeredAt(exchange), () => ctx.client.send({ path: `/pets/${id}` }), (answer) => answer.response?.status !== 404);
-  // A GET that is not 200 is FETCH-01's and CREATE-05's to judge; only a name it shows is compared here.
-  if (responseOf(read).status !== 200) return ctx.observe(`${probe.label}: created, but GET /pets/${id} answered ${responseOf(read).status}`);
-  const stored = petFieldDifferences(sent, responseOf(read).json, ['name']);
-  expectThat(stored.length === 0, { what: `a name holding ${probe.about}: GET /pets/${id}`, expected: 'the name stored exactly as sent', seen: stored.join('; '), exchanges: [read, exchange] });
+  await readAfterWrite(ctx, `GET /pets/${id}`, answeredAt(exchange), () => ctx.client.send({ path: `/pets/${id}` }), (answer) => answer.response?.status !== 404);
 }
 
 // Each invalid-body check sends its own bodies and reads nothing another sends: CREATE-08..13 run together.

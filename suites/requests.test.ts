@@ -156,14 +156,15 @@ describe('requests', () => {
 
   check('REQ-03', async (ctx) => {
     await softlyTogether(ctx, ACCEPTING_JSON, async ({ about, accept }) => {
-      const exchange = await ctx.client.send({ path: '/pets', query: { limit: '1' }, headers: { accept } });
+      // The default page: a limit would make the answer hang on how the server reads it (LIST-03..07 judge that).
+      const exchange = await ctx.client.send({ path: '/pets', headers: { accept } });
       // The media type of the body is ERR-05's to judge, on this answer as on every other.
       expectStatus(exchange, [200], `GET /pets with ${about}`);
     });
   }, TOGETHER);
 
   check('REQ-04', async (ctx) => {
-    const exchange = await ctx.client.send({ path: '/pets', query: { limit: '1' }, headers: { accept: 'text/html' } });
+    const exchange = await ctx.client.send({ path: '/pets', headers: { accept: 'text/html' } });
     const { status, headers } = responseOf(exchange);
     ctx.observe(`GET /pets with Accept: text/html → ${status}, ${headers['content-type'] ?? 'no content type'}${status === 406 ? ' (refused as not acceptable)' : ''}`);
   }, TOGETHER);

@@ -1,12 +1,15 @@
 import type { DefectSpec } from './spec.js';
 
 const ERROR_BODY_RULES = ['AUTH-01', 'AUTH-02', 'AUTH-03', 'AUTH-04', 'AUTH-05'] as const;
+/** Every 401 the run provokes: each credential check judges its Error, AUTH-10 and AUTH-11 as much as AUTH-01..05. */
+const EVERY_401_RULES = [...ERROR_BODY_RULES, 'AUTH-10', 'AUTH-11'] as const;
 /** A route served without a key: every broken credential succeeds on it, and so does a request that is invalid besides. */
 const PUBLIC_ROUTE_RULES = [...ERROR_BODY_RULES, 'AUTH-07'] as const;
 
 /** Defects of the auth area. */
 export const AUTH_DEFECTS = [
-  { id: 'auth-missing-key-accepted', area: 'auth', description: 'serves requests without Authorization', rules: ['AUTH-01', 'AUTH-07'] },
+  // The key elsewhere comes without Authorization too, so AUTH-10 is served as well.
+  { id: 'auth-missing-key-accepted', area: 'auth', description: 'serves requests without Authorization', rules: ['AUTH-01', 'AUTH-07', 'AUTH-10'] },
   { id: 'auth-empty-token-accepted', area: 'auth', description: 'serves "Bearer" with an empty token', rules: ['AUTH-02'] },
   { id: 'auth-any-key-accepted', area: 'auth', description: 'serves any non-empty bearer token', rules: ['AUTH-03', 'AUTH-07'] },
   { id: 'auth-basic-accepted', area: 'auth', description: 'serves the key under the Basic scheme', rules: ['AUTH-04'] },
@@ -15,9 +18,9 @@ export const AUTH_DEFECTS = [
     id: 'auth-401-empty-body',
     area: 'auth',
     description: 'answers 401 with an empty text/plain body',
-    rules: [...ERROR_BODY_RULES, 'ERR-01', 'ERR-02'],
+    rules: [...EVERY_401_RULES, 'ERR-01', 'ERR-02'],
   },
-  { id: 'auth-403', area: 'auth', description: 'answers a missing or invalid key with 403 instead of 401', rules: [...ERROR_BODY_RULES, 'AUTH-07'] },
+  { id: 'auth-403', area: 'auth', description: 'answers a missing or invalid key with 403 instead of 401', rules: [...EVERY_401_RULES, 'AUTH-07'] },
   { id: 'auth-store-orders-open', area: 'auth', description: 'serves GET /store/orders without a valid key', rules: [...ERROR_BODY_RULES] },
   { id: 'auth-store-orders-rejects-key', area: 'auth', description: 'answers GET /store/orders with 401 even with a valid key', rules: ['AUTH-06'] },
   {
@@ -62,13 +65,14 @@ export const AUTH_DEFECTS = [
     id: 'auth-header-includes-key',
     area: 'auth',
     description: 'accepts any Authorization header that contains the key (header.includes(key)): any scheme, no scheme, extra characters',
-    rules: ['AUTH-03', 'AUTH-04', 'AUTH-05'],
+    rules: ['AUTH-03', 'AUTH-04', 'AUTH-05', 'AUTH-11'],
   },
   {
     id: 'auth-list-public',
     area: 'auth',
     description: 'serves GET /pets without a key: the auth wrapper sits on the /pets/ subtree (Go ServeMux pattern), which does not cover /pets',
-    rules: [...PUBLIC_ROUTE_RULES],
+    // AUTH-10 and AUTH-11 send GET /pets.
+    rules: [...PUBLIC_ROUTE_RULES, 'AUTH-10', 'AUTH-11'],
   },
   {
     id: 'auth-get-pet-public',
@@ -80,7 +84,7 @@ export const AUTH_DEFECTS = [
     id: 'auth-reads-public',
     area: 'auth',
     description: 'protects only mutating methods ("public reads", before_action :authenticate, only: [:create]): every GET is served without a key',
-    rules: [...PUBLIC_ROUTE_RULES],
+    rules: [...PUBLIC_ROUTE_RULES, 'AUTH-10', 'AUTH-11'],
   },
   {
     id: 'auth-create-public',
@@ -110,13 +114,13 @@ export const AUTH_DEFECTS = [
     id: 'auth-express-jwt-json',
     area: 'auth',
     description: 'answers 401 with express-jwt\'s error as {"message": "No authorization token was found"} (no code, no status) and no WWW-Authenticate',
-    rules: [...ERROR_BODY_RULES, 'AUTH-08', 'ERR-02'],
+    rules: [...EVERY_401_RULES, 'AUTH-08', 'ERR-02'],
   },
   {
     id: 'auth-express-html',
     area: 'auth',
     description: 'answers 401 with Express\'s default HTML error page (finalhandler, text/html) and no WWW-Authenticate',
-    rules: [...ERROR_BODY_RULES, 'AUTH-08', 'ERR-01', 'ERR-02'],
+    rules: [...EVERY_401_RULES, 'AUTH-08', 'ERR-01', 'ERR-02'],
   },
   {
     id: 'auth-key-in-query-api-key',
