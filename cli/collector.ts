@@ -18,12 +18,15 @@ export class Collector implements Reporter {
   readonly results: CheckResult[] = [];
   /** Errors that broke a whole suite file, or the run: the suite itself broke. */
   readonly suiteErrors: string[] = [];
+  /** The most messages the worker had sent on the run's channel when a check ended: the CLI waits for that many. */
+  runMessages = 0;
 
   constructor(private readonly onResult: (result: CheckResult) => void, private readonly onLog: (line: string) => void) {}
 
   onTestCaseResult(testCase: TestCase): void {
     const result = testCase.result();
     const diagnostic = testCase.diagnostic();
+    this.runMessages = Math.max(this.runMessages, testCase.meta().runMessages ?? 0);
     const meta = testCase.meta().rule;
     const error = result.errors?.[0];
     const errorText = error ? `${error.name ?? 'Error'}: ${error.message}` : undefined;

@@ -27,7 +27,6 @@ async function main(argv: string[]): Promise<number> {
     for (const rule of activeRules()) process.stdout.write(`${rule.id.padEnd(10)} ${rule.level.padEnd(6)} ${rule.area.padEnd(10)} ${rule.summary}\n`);
     return 0;
   }
-  const options = resolveRunOptions(parsed.options, process.env);
   const json = parsed.json;
   // With --json, stdout carries report.json alone; the person still sees progress on stderr.
   const out = json ? process.stderr : process.stdout;
@@ -44,18 +43,18 @@ async function main(argv: string[]): Promise<number> {
       statusShown = line !== undefined;
     }
     : undefined;
+  const print = (line: string) => {
+    clearStatus();
+    out.write(`${line}\n`);
+  };
+  const cancellation = new AbortController();
+  // The hooks go through the one resolver with the rest, as a program's do through runConformance.
+  const options = resolveRunOptions({ ...parsed.options, status, print, signal: cancellation.signal }, process.env);
   // Loaded only for a run: --help, --version, --list and a usage error answer without the engine,
   // the HTTP client and the reference server (some 0.4 s of start-up).
   const { certify } = await import('./run.js');
-  const result = await certify({
-    ...options,
-    signal: cancelOnSignals(out),
-    status,
-    print: (line) => {
-      clearStatus();
-      out.write(`${line}\n`);
-    },
-  });
+  cancelOnSignals(cancellation, out);
+  const result = await certify(options);
   if (json) process.stdout.write(`${result.redactor.redact(stringifyJson(result.report, 2))}\n`);
   return result.exitCode;
 }
@@ -98,8 +97,7 @@ async function verify(args: string[]): Promise<number> {
  * A cancelled CI job (SIGTERM) or Ctrl-C (SIGINT): the first stops the run, which still writes every
  * report for what it judged and exits 143 or 130; a second exits at once.
  */
-function cancelOnSignals(out: NodeJS.WriteStream): AbortSignal {
-  const controller = new AbortController();
+function cancelOnSignals(controller: AbortController, out: NodeJS.WriteStream): void {
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.on(signal, () => {
       if (controller.signal.aborted) process.exit(cancelledExitCode(signal));
@@ -107,7 +105,6 @@ function cancelOnSignals(out: NodeJS.WriteStream): AbortSignal {
       controller.abort(signal);
     });
   }
-  return controller.signal;
 }
 
 main(process.argv.slice(2)).then(

@@ -3,6 +3,7 @@ import type { Evidence, ExchangeEvidence, Outcome, RuleMeta } from '../helpers/j
 import { noOutcomes, outranks } from '../helpers/judge/outcome-meaning.js';
 import type { Diagnosis } from '../helpers/http/diagnosis.js';
 import type { CheckResult } from './collector.js';
+import { SPEC_VERSION } from '../helpers/spec/facts.js';
 
 export interface RuleResult {
   id: string;
@@ -82,7 +83,7 @@ export function ruleResults(rules: readonly Rule[], results: readonly CheckResul
       area: rule.area,
       summary: rule.summary,
       section: rule.section,
-      source: rule.source ?? 'Pet Store interface specification 1.0.0',
+      source: rule.source ?? `Pet Store interface specification ${SPEC_VERSION}`,
       words: rule.words,
       status: worst?.outcome ?? (deselected(rule) ? 'skipped' : suiteErrors.length > 0 ? 'suite-error' : 'errored'),
       message: worst ? worst.message : deselected(rule) ?? `no check ran for this rule${suiteErrors.length > 0 ? ` (the suite broke: ${suiteErrors[0]})` : ''}`,

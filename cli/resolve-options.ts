@@ -131,6 +131,12 @@ export function resolveRunOptions(given: GivenOptions, env: NodeJS.ProcessEnv): 
   if (writeBaseline !== undefined) baselineOption(writeBaseline, 'write');
   const reporters = value.reporters === undefined ? DEFAULT_OPTIONS.reporters : reporterNames(value.reporters);
   const today = value.today === undefined ? undefined : checkToday(value.today);
+  const hooks = {
+    ...(value.signal !== undefined ? { signal: checkSignal(value.signal) } : {}),
+    ...(value.print !== undefined ? { print: checkFunction(value.print, 'print') as RunOptions['print'] } : {}),
+    ...(value.status !== undefined ? { status: checkFunction(value.status, 'status') as RunOptions['status'] } : {}),
+    ...(value.replay !== undefined ? { replay: checkReplay(value.replay) } : {}),
+  };
   // Last: the one check that leaves a trace (the folder it creates).
   const reportDir = optionalString(value.reportDir, '--report-dir') ?? DEFAULT_OPTIONS.reportDir;
   ensureWritable(reportDir);
@@ -139,11 +145,30 @@ export function resolveRunOptions(given: GivenOptions, env: NodeJS.ProcessEnv): 
     ...flags,
     ...integers,
     baseUrl, apiKey, only, skip, caFile, reportDir, writeBaseline, reporters, baseline, today,
-    ...(value.signal !== undefined ? { signal: value.signal as AbortSignal } : {}),
-    ...(value.print !== undefined ? { print: value.print as RunOptions['print'] } : {}),
-    ...(value.status !== undefined ? { status: value.status as RunOptions['status'] } : {}),
-    ...(value.replay !== undefined ? { replay: value.replay as RunOptions['replay'] } : {}),
+    ...hooks,
   };
+}
+
+/** A caller's hooks are checked here too: a print that is not a function would only break the run at its first line. */
+function checkFunction(value: unknown, name: string): (...args: never[]) => unknown {
+  if (typeof value !== 'function') throw new UsageError(`${name} must be a function, not ${JSON.stringify(value) ?? typeof value}`);
+  return value as (...args: never[]) => unknown;
+}
+
+function checkSignal(value: unknown): AbortSignal {
+  if (!(value instanceof AbortSignal)) throw new UsageError('signal must be an AbortSignal (from an AbortController, or AbortSignal.timeout)');
+  return value;
+}
+
+/** What `verify` hands over to re-judge a recorded run; it comes from a report folder whose shape verify checked. */
+function checkReplay(value: unknown): NonNullable<RunOptions['replay']> {
+  const replay = value as Partial<NonNullable<RunOptions['replay']>> | null;
+  const target = replay?.target as Partial<Report['target']> | undefined;
+  const valid = typeof replay === 'object' && replay !== null && typeof replay.harPath === 'string' && typeof replay.runId === 'string'
+    && typeof replay.startedAt === 'string' && !Number.isNaN(Date.parse(replay.startedAt))
+    && typeof target === 'object' && target !== null && typeof target.baseUrl === 'string' && typeof target.embedded === 'boolean';
+  if (!valid) throw new UsageError('replay must name the recording (harPath), the run ID, its start (startedAt, a date) and its target (baseUrl, embedded)');
+  return replay as NonNullable<RunOptions['replay']>;
 }
 
 // As the CLI: a fresh seed each run, recorded in report.options so the run can be replayed.

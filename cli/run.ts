@@ -1,17 +1,14 @@
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { activeRules, deselectionReason, loadCatalog, type Rule } from '../helpers/spec/catalog.js';
-import { parseJson } from '../helpers/json.js';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { activeRules, deselectionReason, type Rule } from '../helpers/spec/catalog.js';
+import { SPEC_VERSION } from '../helpers/spec/facts.js';
 import type { Exchange } from '../helpers/http/exchange.js';
 import { proxyPassword, proxyRouteFor } from '../helpers/http/proxy.js';
 import { isShortSecret, Redactor } from '../helpers/http/redact.js';
-import { diagnosisPathFor, waitsPathFor } from '../helpers/http/client.js';
-import type { WaitTally } from '../helpers/http/pacing.js';
 import { toEvidence } from '../helpers/judge/outcome.js';
 import type { RunConfig } from '../helpers/run-config.js';
 import { Collector } from './collector.js';
-import type { Diagnosis } from '../helpers/http/diagnosis.js';
 import { assertReachable } from './preflight.js';
 import { countsOf, distinctCreated, requestsByArea, ruleResults, withoutUnjudged, type Report } from './report.js';
 import { baselineLines, failingRules, formatBaseline } from './reports/baseline.js';
@@ -21,7 +18,7 @@ import { writeManifest } from './reports/manifest.js';
 import type { RunningReferenceServer } from '../server/reference-server.js';
 import { runSuites } from './suite-engine.js';
 import { TOOL } from './tool.js';
-import { unmatchedPathFor } from '../helpers/http/replay.js';
+import { RunChannel } from './run-channel.js';
 import { LogRouter, progressLine, summaryText } from './terminal.js';
 import { judgeRun } from './verdict.js';
 
@@ -72,17 +69,18 @@ export async function certify(options: RunOptions): Promise<RunResult> {
   const proxySecret = proxyPassword(proxy);
   if (proxySecret) redactor.add(proxySecret);
   if (proxy) print(`Through the proxy ${proxy.shown} (HTTP_PROXY/HTTPS_PROXY; NO_PROXY does not exempt this target)`);
-  const exchangeLogPath = join(reportDir, `.exchanges-${runId}.jsonl`);
-  const cancelMarkerPath = join(reportDir, `.cancel-${runId}`);
-  const onCancel = () => writeFileSync(cancelMarkerPath, String(options.signal?.reason ?? 'cancelled'));
-  options.signal?.addEventListener('abort', onCancel, { once: true });
+  // The run's one channel with its suite worker: listening before the worker starts, the cancellation sent on it whenever it comes.
+  const channel = new RunChannel(runId);
+  const onCancel = () => channel.cancel(String(options.signal?.reason ?? 'cancelled'));
+  if (options.signal?.aborted) onCancel();
+  else options.signal?.addEventListener('abort', onCancel, { once: true });
   try {
     if (!replay) await assertReachable(baseUrl, options.timeoutMs, options.caFile, proxy);
     const { baseUrl: _url, apiKey: _key, reportDir: _dir, strict: _strict, requireComplete: _requireComplete, reporters: _reporters, baseline: _baseline, writeBaseline: _write, today: chosenToday, print: _print, signal: _signal, status: _status, replay: _replay, ...settings } = options;
     const today = chosenToday ?? new Date().toISOString().slice(0, 10);
     const config: RunConfig = {
       ...settings,
-      baseUrl, apiKey, runId, exchangeLogPath, cancelMarkerPath,
+      baseUrl, apiKey, runId, channel: channel.name,
       startedAtMs: startedAt.getTime(),
       embedded: wasEmbedded,
       today,
@@ -99,10 +97,14 @@ export async function certify(options: RunOptions): Promise<RunResult> {
     // Only the suite files of selected areas load: a run of one area costs that area alone.
     const areas = [...new Set(activeRules().filter((rule) => !deselected(rule)).map((rule) => rule.area))];
     await runSuites(config, collector, areas);
+    // vitest's report of the checks has come: so have, or soon will, the messages each check counted before it ended.
+    if (!await channel.received(collector.runMessages, CHANNEL_DRAIN_MS)) {
+      collector.suiteErrors.push(`the suite worker sent ${collector.runMessages} messages on the run's channel, and ${channel.count} came within ${CHANNEL_DRAIN_MS / 1000} s`);
+    }
 
     log.endPhase();
-    const exchanges = readExchanges(exchangeLogPath);
-    const diagnosis = readDiagnosis(exchangeLogPath, exchanges);
+    const { exchanges } = channel;
+    const diagnosis = diagnosisWithEvidence(channel, exchanges);
     const judged = ruleResults(activeRules(), collector.results, collector.suiteErrors, deselected);
     const rules = diagnosis ? withoutUnjudged(judged, diagnosis) : judged;
     const created = distinctCreated(rules.flatMap((rule) => rule.created));
@@ -113,7 +115,7 @@ export async function certify(options: RunOptions): Promise<RunResult> {
     });
     const report: Report = {
       tool: { name: TOOL.name, version: TOOL.version },
-      specVersion: loadCatalog().specVersion,
+      specVersion: SPEC_VERSION,
       runId,
       target: replay ? replay.target : { baseUrl, embedded: wasEmbedded, ...(proxy ? { proxy: proxy.shown } : {}) },
       startedAt: startedAt.toISOString(),
@@ -124,7 +126,7 @@ export async function certify(options: RunOptions): Promise<RunResult> {
       exitCode,
       ...(cancelledBy ? { cancelled: cancelledBy } : {}),
       ...(diagnosis ? { diagnosis } : {}),
-      rateLimitWaits: readWaits(exchangeLogPath) ?? log.waits,
+      rateLimitWaits: channel.waits ?? log.waits,
       counts: countsOf(rules),
       requests: { total: exchanges.length, byArea: requestsByArea(rules) },
       created,
@@ -135,7 +137,7 @@ export async function certify(options: RunOptions): Promise<RunResult> {
     const written = writeReportFiles(report, exchanges, reportDir, options.reporters, redactor);
     // Last, so that it can vouch for every other file the run wrote.
     writeManifest(report, today, written, reportDir, redactor);
-    const unmatched = replay ? readUnmatched(unmatchedPathFor(exchangeLogPath)) : undefined;
+    const unmatched = replay ? [...channel.unmatched] : undefined;
     // A run that judged nothing knows no failures: an empty baseline written from it would tolerate nothing later.
     const writeBaseline = diagnosis ? undefined : options.writeBaseline;
     if (writeBaseline) writeFileSync(writeBaseline, redactor.redact(formatBaseline(report, options.baseline)));
@@ -147,41 +149,20 @@ export async function certify(options: RunOptions): Promise<RunResult> {
     return { report, exitCode: report.exitCode, reportDir, redactor, ...(unmatched ? { unmatched } : {}) };
   } finally {
     options.signal?.removeEventListener('abort', onCancel);
-    rmSync(exchangeLogPath, { force: true });
-    rmSync(cancelMarkerPath, { force: true });
-    rmSync(diagnosisPathFor(exchangeLogPath), { force: true });
-    rmSync(waitsPathFor(exchangeLogPath), { force: true });
-    rmSync(unmatchedPathFor(exchangeLogPath), { force: true });
+    channel.close();
     await embedded?.close();
   }
 }
 
-function readExchanges(path: string): Exchange[] {
-  if (!existsSync(path)) return [];
-  return readFileSync(path, 'utf8').split('\n').filter(Boolean).map((line) => parseJson(line) as unknown as Exchange);
-}
+/** Longest the CLI waits, after vitest reported every check, for the channel's messages those checks counted: they are on their way already. */
+const CHANNEL_DRAIN_MS = 10_000;
 
 /** The client's diagnosis of a target that cannot be judged, with the exchange that showed it. */
-function readDiagnosis(exchangeLogPath: string, exchanges: readonly Exchange[]): Report['diagnosis'] {
-  const path = diagnosisPathFor(exchangeLogPath);
-  if (!existsSync(path)) return undefined;
-  const diagnosis = parseJson(readFileSync(path, 'utf8')) as unknown as Diagnosis;
+function diagnosisWithEvidence(channel: RunChannel, exchanges: readonly Exchange[]): Report['diagnosis'] {
+  const { diagnosis } = channel;
+  if (!diagnosis) return undefined;
   const exchange = exchanges.find((candidate) => candidate.seq === diagnosis.seq);
   return { ...diagnosis, ...(exchange ? { exchange: toEvidence(exchange) } : {}) };
-}
-
-/** Every rate-limit wait of the run, as the client tallied it; none written means none waited. */
-function readWaits(exchangeLogPath: string): WaitTally | undefined {
-  const path = waitsPathFor(exchangeLogPath);
-  return existsSync(path) ? JSON.parse(readFileSync(path, 'utf8')) as WaitTally : undefined;
-}
-
-function readUnmatched(path: string): string[] {
-  if (!existsSync(path)) return [];
-  return readFileSync(path, 'utf8').split('\n').filter(Boolean).map((line) => {
-    const request = JSON.parse(line) as { method: string; url: string };
-    return `${request.method} ${request.url}`;
-  });
 }
 
 function reportedOptions(options: RunOptions): Record<string, unknown> {

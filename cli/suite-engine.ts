@@ -11,8 +11,9 @@ import { AreaOrderSequencer } from './sequencer.js';
 /**
  * Runs the suites of one certification. Starting vitest (its config, its vite server, the suites' transforms)
  * costs some 0.15–0.2 s of CPU; a process that certifies several targets pays it once per engine and keeps the
- * engine between runs. Each run still gets a new worker (vitest ends a worker once its queue is empty), so the suites
- * and every module state they hold are evaluated afresh: a run cannot see what the run before it left.
+ * engine between runs. What a run learns lives in its own context (helpers/run-context.ts), made from the config
+ * provided here and found by its channel's name, so a run cannot see what the run before it left, whether or
+ * not vitest gives it a new worker (it does: a worker ends once its queue is empty).
  */
 export async function runSuites(config: RunConfig, collector: Reporter, areas: readonly string[]): Promise<void> {
   if (areas.length === 0) return;

@@ -1,4 +1,3 @@
-import { inject } from 'vitest';
 import type { ProxyRoute } from './http/proxy.js';
 import type { SpecDocuments } from './spec/documents.js';
 
@@ -27,7 +26,7 @@ export interface CheckSettings {
   caFile?: string;
 }
 
-/** Everything a run is told, read once by the CLI and handed to the suites through vitest's provide/inject. */
+/** Everything a run is told, read once by the CLI and handed to the suites through vitest's provide/inject; the worker makes the run's context from it (helpers/run-context.ts). */
 export interface RunConfig extends CheckSettings {
   baseUrl: string;
   /** The target is the bundled reference server the CLI started: its URL dies with the run. */
@@ -36,12 +35,10 @@ export interface RunConfig extends CheckSettings {
   runId: string;
   /** When the run started (epoch ms): --max-duration counts from here, CLI start-up included. */
   startedAtMs: number;
-  /** Where the client appends every exchange (redacted), for the HAR and the evidence. */
-  exchangeLogPath: string;
+  /** The name of the run's channel to the CLI (helpers/run-channel.ts): exchanges go out on it, the cancellation comes in. */
+  channel: string;
   /** ISO date the date-aware checks treat as today; the real date unless a test pins it. */
   today: string;
-  /** Written by the CLI when the run is cancelled (its content names the signal): the client stops sending. */
-  cancelMarkerPath: string;
   /** The proxy the environment routes the target through (HTTP_PROXY, HTTPS_PROXY, NO_PROXY), if any. */
   proxy?: ProxyRoute;
   /** `verify`: the report folder's exchanges.har answers every request in place of the target. */
@@ -55,12 +52,4 @@ declare module 'vitest' {
     /** ajv standalone code of spec/openapi.yaml's schema validators (helpers/judge/schema-validators.ts). */
     schemaValidators: string;
   }
-}
-
-let cached: RunConfig | undefined;
-
-/** The run's configuration inside the suites. */
-export function runConfig(): RunConfig {
-  cached ??= inject('runConfig');
-  return cached;
 }

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import { parseArgs } from 'node:util';
 import { isDefectId, type DefectId } from './defects.js';
-import type { ReferenceServerOptions } from './options.js';
+import { DEFAULT_RATE_LIMIT, type ReferenceServerOptions } from './options.js';
 import { startReferenceServer } from './reference-server.js';
 import { isVariantId, type VariantId } from './variants.js';
 
@@ -34,7 +34,7 @@ function readOptions(argv: string[]): ReferenceServerOptions {
     rateLimit:
       rateLimit === undefined
         ? undefined
-        : { limit: integer('--rate-limit', values['rate-limit'] ?? '1000'), windowMs: integer('--window-ms', values['window-ms'] ?? '60000') },
+        : { limit: integer('--rate-limit', values['rate-limit'] ?? String(DEFAULT_RATE_LIMIT.limit)), windowMs: integer('--window-ms', values['window-ms'] ?? String(DEFAULT_RATE_LIMIT.windowMs)) },
     preload: optionalInteger('--preload', values.preload),
     firstId: values['first-id'] === undefined ? undefined : bigInteger('--first-id', values['first-id']),
     defects: (values.defect ?? []).map(defectId),

@@ -1,6 +1,7 @@
 import type { DefectId } from './defects.js';
 import type { VariantId } from './variants.js';
 import type { PreloadPet, RateLimitSettings, ServerSettings } from './settings.js';
+import { ratePlan } from '../helpers/spec/facts.js';
 
 export interface ReferenceServerOptions extends ServerSettings {
   defects?: readonly DefectId[];
@@ -23,7 +24,8 @@ export interface ResolvedOptions {
 }
 
 export const DEFAULT_API_KEY = 'reference-key';
-export const DEFAULT_RATE_LIMIT: RateLimitSettings = { limit: 1000, windowMs: 60_000 };
+/** The Business plan's per-minute limit, as the spec's plans give it. */
+export const DEFAULT_RATE_LIMIT: RateLimitSettings = { limit: ratePlan('Business').perMinute!, windowMs: 60_000 };
 
 /**
  * Fills defaults. Settings a switch needs (its catalog `options`) come before the defaults but

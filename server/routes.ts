@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { INT32, INT64, PAGE_SIZE } from '../helpers/spec/facts.js';
+import { GET_PET_REMOVAL, INT32, INT64, PAGE_SIZE } from '../helpers/spec/facts.js';
 import { accepts } from './auth.js';
 import type { Context } from './context.js';
 import { isPetStatus, readNewPet, type NewPetFields, type NewPetResult } from './new-pet.js';
@@ -9,7 +9,8 @@ import { jsonType, petBody, sendEmpty, sendError, sendJson } from './responses.j
 const { default: DEFAULT_LIMIT, min: MIN_LIMIT, max: MAX_LIMIT } = PAGE_SIZE;
 // Used by the deprecation-headers variant: a fixed announcement date keeps responses reproducible.
 const DEPRECATED_SINCE = Date.UTC(2025, 0, 1) / 1000;
-const SUNSET = 'Thu, 05 Dec 2030 00:00:00 GMT';
+// The spec's removal date as an HTTP-date (RFC 8594): 'Thu, 05 Dec 2030 00:00:00 GMT'.
+const SUNSET = new Date(`${GET_PET_REMOVAL}T00:00:00Z`).toUTCString();
 const SPA_INDEX = '<!doctype html>\n<html><head><meta charset="utf-8"><title>Pet Store</title></head><body><div id="root"></div><script src="/assets/index.js"></script></body></html>\n';
 // The data layer's own cap, below the API's maximum of 100.
 const DATA_LAYER_PAGE_CAP = 50;

@@ -8,6 +8,8 @@ import { groupExchanges, type OperationId } from '../helpers/judge/operations.js
 import { petName, petsKnownToExist, recordIfCreated, unknownPetId, type Pet } from '../helpers/fixtures/pets.js';
 import { swapCase } from '../helpers/http/redact.js';
 import { softlyTogether } from '../helpers/judge/together.js';
+import { runKey } from '../helpers/run-context.js';
+import { PAGE_SIZE } from '../helpers/spec/facts.js';
 
 /** How each broken credential reads in a message. */
 const BROKEN_AUTH: Record<Exclude<AuthMode, 'key' | 'lowercase-bearer'>, string> = {
@@ -43,12 +45,11 @@ async function requests(ctx: CheckContext, label: string): Promise<Record<Operat
   };
 }
 
-let existing: Promise<Pet[]> | undefined;
+const EXISTING_PETS = runKey<Promise<Pet[]>>('auth: pets known to exist');
 
-/** Looked up once for the checks that run together: one listing at most, not one per check. */
+/** Looked up once per run for the checks that run together: one listing at most, not one per check. */
 function existingPets(ctx: CheckContext): Promise<Pet[]> {
-  existing ??= petsKnownToExist(ctx, { create: false });
-  return existing;
+  return ctx.run.shared(EXISTING_PETS, () => petsKnownToExist(ctx, { create: false }));
 }
 
 /** Sends one operation with one broken credential; it must get 401 with an Error body. */
@@ -160,7 +161,7 @@ describe('auth', () => {
         () => expectKeyCheckedFirst(ctx, 'createPet with an invalid body', { method: 'POST', path: '/pets', json: {} }, auth),
         () => expectKeyCheckedFirst(ctx, 'getPet of a pet that does not exist', { path: `/pets/${unknownPet}` }, auth),
       ]),
-      () => expectKeyCheckedFirst(ctx, 'listPets with limit=0', { path: '/pets', query: { limit: '0' } }, 'none'),
+      () => expectKeyCheckedFirst(ctx, `listPets with limit=${PAGE_SIZE.min - 1}`, { path: '/pets', query: { limit: String(PAGE_SIZE.min - 1) } }, 'none'),
       // A router that only matches integer petIds (Spring's {petId:\d+}, Rails constraints) answers 404 for a
       // path that names no operation, before any operation's authentication: that is no check of the body or pet.
       () => expectKeyCheckedFirst(ctx, 'getPet of the malformed petId "abc"', { path: '/pets/abc' }, 'none', [401, 404]),

@@ -1,7 +1,7 @@
 // The store as a whole: a model of every pet the target showed the run (each 201, each GET, every page)
 // and of what the run wrote, judged once, at the end, on all the evidence: a page is judged with what pages
 // after it proved. This area runs after every area that writes and before the 429 probe spends the window:
-// its only requests are four last pages (limit=100, unfiltered and per status), read once everything is written.
+// its only requests are four last pages (the largest limit, unfiltered and per status), read once everything is written.
 import { describe } from 'vitest';
 import { check, type CheckContext } from '../helpers/judge/check.js';
 import type { Exchange } from '../helpers/http/exchange.js';
@@ -9,20 +9,17 @@ import { show } from '../helpers/fixtures/pet-fields.js';
 import { asBigInt, isJsonObject, type Json } from '../helpers/json.js';
 import { itemsById, samePet, StoreModel, type ListedPage, type PetView } from '../helpers/model/store-model.js';
 import { PAGE_SIZE, PET_STATUSES } from '../helpers/spec/facts.js';
-import type { PetstoreClient } from '../helpers/http/client.js';
+import { runKey } from '../helpers/run-context.js';
 
-// The last pages, read once per run (keyed by the run's client, so a second run in the process reads its own).
-const lastReads = new WeakMap<PetstoreClient, Promise<unknown>>();
+const LAST_PAGES = runKey<Promise<unknown>>('consistency: the last pages');
 
 /**
- * The largest pages the spec allows, unfiltered and for each status, read after every write of the run: the
- * one moment the run knows the most it will about what the target holds, so a page cut short shows.
+ * The largest pages the spec allows, unfiltered and for each status, read once per run after every write of
+ * the run: the one moment the run knows the most it will about what the target holds, so a page cut short shows.
  */
 function readLastPages(ctx: CheckContext): Promise<unknown> {
-  const reading = lastReads.get(ctx.client) ?? Promise.all([undefined, ...PET_STATUSES].map((status) =>
-    ctx.client.send({ path: '/pets', query: { ...(status ? { status } : {}), limit: String(PAGE_SIZE.max) } })));
-  lastReads.set(ctx.client, reading);
-  return reading;
+  return ctx.run.shared(LAST_PAGES, () => Promise.all([undefined, ...PET_STATUSES].map((status) =>
+    ctx.client.send({ path: '/pets', query: { ...(status ? { status } : {}), limit: String(PAGE_SIZE.max) } }))));
 }
 
 /** The run's model of the store, built from every exchange the run recorded, the last pages included. */
@@ -157,11 +154,11 @@ describe('consistency', () => {
   check('CONS-04', async (ctx) => {
     const model = await storeModel(ctx);
     const judged = model.pages.filter((page) => page.limit !== undefined);
-    if (judged.length === 0) ctx.skip('the run received no 200 page of GET /pets for a limit from 1 to 100 or none');
+    if (judged.length === 0) ctx.skip(`the run received no 200 page of GET /pets for a limit from ${PAGE_SIZE.min} to ${PAGE_SIZE.max} or none`);
     const findings = judged.filter((page) => page.items.length > page.limit!).map((page) => ({
       kind: `a page holds more pets than its limit`, example: `${pageQuery(page)}: ${page.items.length} pets for a limit of ${page.limit}`, exchanges: [page.exchange],
     }));
-    report(ctx, findings, 'at most limit pets a page (20 without limit)', `${judged.length} page(s)`);
+    report(ctx, findings, `at most limit pets a page (${PAGE_SIZE.default} without limit)`, `${judged.length} page(s)`);
   });
 
   check('CONS-05', async (ctx) => {

@@ -8,10 +8,11 @@ import { isJsonObject, parseJson, type Json } from '../helpers/json.js';
 import { operationOf } from '../helpers/judge/operations.js';
 import { mayRefuseNewPet, petFieldDifferences, show, type PetField } from '../helpers/fixtures/pet-fields.js';
 import { isValidPet, listedIds, petName, recordIfCreated, SetupError } from '../helpers/fixtures/pets.js';
-import { answeredAt, readAfterWrite, readLags } from '../helpers/http/read-after-write.js';
+import { answeredAt, readAfterWrite } from '../helpers/http/read-after-write.js';
 import { validateSchema } from '../helpers/judge/schema.js';
-import { INT64, PET_STATUSES } from '../helpers/spec/facts.js';
+import { INT64, PAGE_SIZE, PET_STATUSES } from '../helpers/spec/facts.js';
 import { softlyTogether } from '../helpers/judge/together.js';
+import { runKey } from '../helpers/run-context.js';
 
 
 /**
@@ -81,11 +82,16 @@ interface Creation {
   exchange: Exchange;
 }
 
-const creations = new Map<NewPetLabel, Promise<Creation>>();
+/** The run's creations of the shared pets, by label, as they were started. */
+const CREATIONS = runKey<Map<NewPetLabel, Promise<Creation>>>('creating: the shared pets');
+
+function creations(ctx: CheckContext): Map<NewPetLabel, Promise<Creation>> {
+  return ctx.run.shared(CREATIONS, () => new Map());
+}
 
 /** The shared pet of that label: created by the first check that needs it, reused by the others. */
 function creation(ctx: CheckContext, label: NewPetLabel): Promise<Creation> {
-  let pending = creations.get(label);
+  let pending = creations(ctx).get(label);
   if (!pending) {
     pending = (async () => {
       const sent = NEW_PETS[label](ctx.config.runId);
@@ -93,7 +99,7 @@ function creation(ctx: CheckContext, label: NewPetLabel): Promise<Creation> {
       recordIfCreated(ctx, exchange);
       return { sent, exchange };
     })();
-    creations.set(label, pending);
+    creations(ctx).set(label, pending);
   }
   return pending;
 }
@@ -135,7 +141,7 @@ function createdId(created: Creation): number | bigint | undefined {
  * created pet, so without it neither uniqueness (CREATE-04) nor fetching back (CREATE-05) can hold.
  */
 async function expectIdsReturned(ctx: CheckContext): Promise<void> {
-  const created = await Promise.all([...creations.values()]);
+  const created = await Promise.all([...creations(ctx).values()]);
   const idless = created.filter((one) => wasCreated(one) && createdId(one) === undefined);
   expectThat(idless.length === 0, {
     expected: 'an integer id in every 201 body, the only handle on a created pet',
@@ -187,27 +193,26 @@ async function expectEchoed(ctx: CheckContext, label: NewPetLabel): Promise<void
   });
 }
 
-/** The createPet exchange of CREATE-04 that carried a client id, kept out of the run-wide uniqueness count. */
-let clientIdExchange: Exchange | undefined;
 
 /**
  * A valid NewPet that also carries the id of a pet the run created. A server that spreads the body over the
  * id it assigned (`{ id, ...body }`, mass assignment) answers that id again: two pets, one id. Refusing the
- * unknown member is the server's right, so any 4xx is only observed.
+ * unknown member is the server's right, so any 4xx is only observed. A creation answered with the id sent is
+ * left in `taken`, so that the run-wide uniqueness count does not report it a second time.
  */
-async function expectClientIdIgnored(ctx: CheckContext): Promise<void> {
-  const taken = createdId(await creation(ctx, 'basic'));
-  if (taken === undefined) return ctx.observe('the basic pet has no id to send back, so a client-chosen id was not tried');
-  const sent = { name: petName(ctx.config.runId, 'client-id'), categoryId: 5, status: 'pending', id: taken };
+async function expectClientIdIgnored(ctx: CheckContext, taken: { exchange?: Exchange }): Promise<void> {
+  const basicId = createdId(await creation(ctx, 'basic'));
+  if (basicId === undefined) return ctx.observe('the basic pet has no id to send back, so a client-chosen id was not tried');
+  const sent = { name: petName(ctx.config.runId, 'client-id'), categoryId: 5, status: 'pending', id: basicId };
   const exchange = await ctx.client.send({ method: 'POST', path: '/pets', json: sent });
   recordIfCreated(ctx, exchange);
   const answered = isJsonObject(responseOf(exchange).json) ? (responseOf(exchange).json as Record<string, Json>).id : undefined;
-  if (!answeredSuccess(exchange)) return ctx.observe(`a NewPet carrying "id": ${taken} is answered ${responseOf(exchange).status}`);
-  const reused = answered !== undefined && String(answered) === String(taken);
-  if (reused) clientIdExchange = exchange;
+  if (!answeredSuccess(exchange)) return ctx.observe(`a NewPet carrying "id": ${basicId} is answered ${responseOf(exchange).status}`);
+  const reused = answered !== undefined && String(answered) === String(basicId);
+  if (reused) taken.exchange = exchange;
   expectThat(!reused, {
     expected: 'the service to assign the id (a new id, or a 4xx for the unknown member)',
-    seen: `a NewPet carrying "id": ${taken} created under that id, which the basic pet already has`, exchanges: [exchange, (await creation(ctx, 'basic')).exchange],
+    seen: `a NewPet carrying "id": ${basicId} created under that id, which the basic pet already has`, exchanges: [exchange, (await creation(ctx, 'basic')).exchange],
   });
 }
 
@@ -416,12 +421,13 @@ describe('creating', () => {
   check('CREATE-04', async (ctx) => {
     await createTogether(ctx, Object.keys(NEW_PETS) as NewPetLabel[]);
     for (const label of Object.keys(NEW_PETS) as NewPetLabel[]) await creation(ctx, label);
-    await ctx.softly(() => expectClientIdIgnored(ctx));
+    const clientId: { exchange?: Exchange } = {};
+    await ctx.softly(() => expectClientIdIgnored(ctx, clientId));
     // Every pet the run created so far counts, list fixtures included: a collision anywhere breaks the rule.
     // A client id the server took is reported above, once.
     const byId = new Map<string, Exchange[]>();
     for (const exchange of ctx.client.exchanges) {
-      if (operationOf(exchange, ctx.config.baseUrl) !== 'createPet' || !answeredSuccess(exchange) || exchange === clientIdExchange) continue;
+      if (operationOf(exchange, ctx.config.baseUrl) !== 'createPet' || !answeredSuccess(exchange) || exchange === clientId.exchange) continue;
       const id = (exchange.response?.json as Record<string, Json> | undefined)?.id;
       if (typeof id !== 'number' && typeof id !== 'bigint') continue;
       byId.set(String(id), [...(byId.get(String(id)) ?? []), exchange]);
@@ -488,15 +494,17 @@ describe('creating', () => {
     for (const label of Object.keys(NEW_PETS) as NewPetLabel[]) await creation(ctx, label);
     const created = runCreations(ctx);
     if (created.size === 0) return ctx.skip('no creation of this run answered an id, so no listed pet can be told to be one of the run\'s');
-    // Filtered by pending: the pet above 2^53 and the string edges are pending, so a target holding more than
-    // 100 pets is likelier to list them on this one page.
+    // Filtered by pending: the pet above 2^53 and the string edges are pending, so a target holding more pets
+    // than the largest page is likelier to list them on this one page.
     // Read again while a pending pet of the run is missing from a page that has room for it (a lagging replica).
     const pending = [...created].filter(([, creations]) => creations.some(({ sent }) => sent.status === 'pending'));
     const lastWrite = Math.max(...pending.flatMap(([, creations]) => creations.map(({ exchange }) => answeredAt(exchange))));
-    const exchange = await readAfterWrite(ctx, 'the pending pets in GET /pets?status=pending&limit=100', pending.length > 0 ? lastWrite : undefined,
-      () => ctx.client.send({ path: '/pets', query: { status: 'pending', limit: '100' } }), (answer) => {
+    const query = { status: 'pending', limit: String(PAGE_SIZE.max) };
+    const asked = `GET /pets?${new URLSearchParams(query)}`;
+    const exchange = await readAfterWrite(ctx, `the pending pets in ${asked}`, pending.length > 0 ? lastWrite : undefined,
+      () => ctx.client.send({ path: '/pets', query }), (answer) => {
         const items = answer.response?.json;
-        if (answer.response?.status !== 200 || !Array.isArray(items) || items.length >= 100) return true;
+        if (answer.response?.status !== 200 || !Array.isArray(items) || items.length >= PAGE_SIZE.max) return true;
         const listed = listedIds(items);
         return pending.every(([id]) => listed.has(id));
       });
@@ -504,7 +512,7 @@ describe('creating', () => {
     if (responseOf(exchange).status !== 200 || !Array.isArray(page)) return ctx.skip(`the listing is not a JSON array (${describeExchange(exchange)}): LIST-01 judges that`);
     // A listed item that is no valid Pet is LIST-01's finding, not a second one here.
     const ours = page.filter((item) => isValidPet(item) && created.has(String(item.id))) as Array<Record<string, Json>>;
-    if (ours.length === 0) return ctx.skip(`none of the ${created.size} pet(s) this run created is on the page GET /pets?status=pending&limit=100 answered (${page.length} pets)`);
+    if (ours.length === 0) return ctx.skip(`none of the ${created.size} pet(s) this run created is on the page ${asked} answered (${page.length} pets)`);
     for (const item of ours) {
       await ctx.softly(() => {
         // An id answered twice is CREATE-04's finding: the item matches if it is either of those pets.
@@ -520,6 +528,7 @@ describe('creating', () => {
   });
 
   check('CREATE-15', async (ctx) => {
+    const { readLags } = ctx.run;
     if (readLags.length === 0) return ctx.observe(`every read of the run's own writes showed them at once (reads wait up to ${ctx.config.readLagMs} ms, --read-lag)`);
     for (const lag of readLags) {
       ctx.observe(lag.shown

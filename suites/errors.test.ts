@@ -9,6 +9,7 @@ import { asBigInt, isJsonObject } from '../helpers/json.js';
 import { groupExchanges, operationOf } from '../helpers/judge/operations.js';
 import { unknownPetId } from '../helpers/fixtures/pets.js';
 import { validateSchema } from '../helpers/judge/schema.js';
+import { runKey } from '../helpers/run-context.js';
 
 /**
  * Error responses of the run, to any request under the base URL: the spec says "every error response", so a
@@ -42,22 +43,21 @@ function successBodies(ctx: CheckContext): Exchange[] {
   return ctx.client.exchanges.filter((exchange) => answeredSuccess(exchange) && exchange.response!.status !== 204 && exchange.response!.rawBody.length > 0);
 }
 
-let sampling: Promise<void> | undefined;
+const SAMPLES = runKey<Promise<void>>('errors: samples');
 
 /**
  * Makes sure there is something to judge when the errors area runs alone (--only errors): one request
- * for each kind of answer the run has not provoked yet. A full run has them all and sends nothing here.
+ * for each kind of answer the run has not provoked yet, once per run. A full run has them all and sends nothing here.
  */
 function ensureSamples(ctx: CheckContext): Promise<void> {
-  sampling ??= (async () => {
+  return ctx.run.shared(SAMPLES, async () => {
     const seen = (operation: string, status: (s: number) => boolean) => ctx.client.exchanges.some((exchange) =>
       operationOf(exchange, ctx.config.baseUrl) === operation && status(exchange.response?.status ?? 0));
     if (!seen('listPets', (s) => s === 200)) await ctx.client.send({ path: '/pets', query: { limit: '1' } });
     if (!seen('listPets', (s) => s === 401)) await ctx.client.send({ path: '/pets', query: { limit: '1' }, auth: 'none' });
     if (!seen('createPet', (s) => s === 400)) await ctx.client.send({ method: 'POST', path: '/pets', json: {} });
     if (!seen('getPet', (s) => s === 404)) await ctx.client.send({ path: `/pets/${unknownPetId(ctx.client.exchanges)}` });
-  })();
-  return sampling;
+  });
 }
 
 /**

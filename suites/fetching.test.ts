@@ -1,4 +1,4 @@
-// GET /pets/{petId} (getPet): deprecated but served until 5 December 2030; ids compared exactly.
+// GET /pets/{petId} (getPet): deprecated but served until its removal date (GET_PET_REMOVAL); ids compared exactly.
 import { describe } from 'vitest';
 import { check, type CheckContext, type CheckOptions } from '../helpers/judge/check.js';
 import { skipIfGetPetRemoved } from '../helpers/judge/deprecation.js';

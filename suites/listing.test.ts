@@ -10,6 +10,7 @@ import { ensurePets, knownPetIds, knownPets, knownStatusCounts, mostHeldStatus, 
 import { validateSchema } from '../helpers/judge/schema.js';
 import { PAGE_SIZE, PET_STATUSES } from '../helpers/spec/facts.js';
 import { softlyTogether } from '../helpers/judge/together.js';
+import { runKey } from '../helpers/run-context.js';
 
 /**
  * A 200 page, or a violation saying what came back instead. Only the array is required here: whether
@@ -39,13 +40,13 @@ async function ensureListed(ctx: CheckContext, ...needs: PetNeed[]): Promise<Pet
 
 /**
  * LIST-02 makes the fixtures of the whole suite, before LIST-04 lists them in the target's own order (LIST-11
- * reads that order): more than 20 pets, the fillers all of the status most held (so on an empty target 21
- * of one status, for LIST-14), then two of each status for the filters (LIST-09, LIST-10, LIST-11) and one
- * without status, which no filtered page may hold (LIST-09).
+ * reads that order): more pets than the default page holds, the fillers all of the status most held (so on an
+ * empty target a default page and one more of one status, for LIST-14), then two of each status for the
+ * filters (LIST-09, LIST-10, LIST-11) and one without status, which no filtered page may hold (LIST-09).
  */
 async function ensureSuiteFixtures(ctx: CheckContext): Promise<void> {
   const fillerStatus = mostHeldStatus(await ensureListed(ctx));
-  await ensureListed(ctx, { total: 21, fillerStatus }, { perStatus: 2, withoutStatus: 1 });
+  await ensureListed(ctx, { total: PAGE_SIZE.default + 1, fillerStatus }, { perStatus: 2, withoutStatus: 1 });
 }
 
 /** The POSTs of the run the target answered 201: how many pets it said it made, whatever ids it gave them. */
@@ -79,7 +80,7 @@ function expectPageSize(ctx: CheckContext, pets: Pet[], limit: number, known: nu
 /**
  * An out-of-range or malformed limit may be refused (any 4xx with an Error body: 400 is usual, FastAPI says
  * 422) or answered with a page (clamped, or read leniently): the spec states the bounds but not the reaction.
- * Never a 5xx, never another status, never more than 100 pets.
+ * Never a 5xx, never another status, never more pets than the largest page.
  */
 async function expectRefusedOrPaged(ctx: CheckContext, value: string): Promise<void> {
   const exchange = await ctx.client.send({ path: '/pets', query: `limit=${encodeURIComponent(value)}` });
@@ -103,7 +104,7 @@ function reactionTo(exchange: Exchange): string {
 }
 
 /**
- * The unfiltered order the target showed last: its longest page (the limit=100 listing in a full run) sent
+ * The unfiltered order the target showed last: its longest page (the largest page LIST-04 asked for in a full run) sent
  * after the run's last POST, so the pets it created are in it. Listed afresh when there is none.
  */
 async function unfilteredOrder(ctx: CheckContext): Promise<Pet[]> {
@@ -114,17 +115,19 @@ async function unfilteredOrder(ctx: CheckContext): Promise<Pet[]> {
     .filter((e) => e.response?.status === 200 && Array.isArray(e.response.json))
     .map((e) => e.response!.json as unknown as Pet[]);
   const longest = pages.reduce<Pet[] | undefined>((best, page) => (best && best.length >= page.length ? best : page), undefined);
-  return longest ?? (await listPage(ctx, { limit: '100' })).pets;
+  return longest ?? (await listPage(ctx, { limit: String(PAGE_SIZE.max) })).pets;
 }
 
-const OUT_OF_RANGE = ['0', '-1', '101', '1000'];
+/** Below the minimum, negative, one above the maximum, and far above it. */
+const OUT_OF_RANGE = [PAGE_SIZE.min - 1, -1, PAGE_SIZE.max + 1, PAGE_SIZE.max * 10].map(String);
 const NOT_INTEGERS = ['abc', '1.5', '', '10abc'];
 /** Default pages per status, fetched by LIST-09 and reused by LIST-10 and LIST-14: three requests, not nine. */
-const statusPages = new Map<string, { pets: Pet[]; exchange: Exchange }>();
+const STATUS_PAGES = runKey<Map<string, { pets: Pet[]; exchange: Exchange }>>('listing: default page per status');
 
 async function statusPage(ctx: CheckContext, status: string): Promise<{ pets: Pet[]; exchange: Exchange }> {
-  const page = statusPages.get(status) ?? (await listPage(ctx, { status }));
-  statusPages.set(status, page);
+  const pages = ctx.run.shared(STATUS_PAGES, () => new Map());
+  const page = pages.get(status) ?? (await listPage(ctx, { status }));
+  pages.set(status, page);
   return page;
 }
 
@@ -150,14 +153,14 @@ describe('listing', () => {
   });
 
   check('LIST-03', async (ctx) => {
-    await ensureListed(ctx, { total: 1 });
-    const { pets, exchange } = await listPage(ctx, { limit: '1' });
-    expectPageSize(ctx, pets, 1, knownPetIds(ctx.client.exchanges).size, exchange);
+    await ensureListed(ctx, { total: PAGE_SIZE.min });
+    const { pets, exchange } = await listPage(ctx, { limit: String(PAGE_SIZE.min) });
+    expectPageSize(ctx, pets, PAGE_SIZE.min, knownPetIds(ctx.client.exchanges).size, exchange);
   }, TOGETHER);
 
   check('LIST-04', async (ctx) => {
-    const { pets, exchange } = await listPage(ctx, { limit: '100' });
-    expectPageSize(ctx, pets, 100, knownPetIds(ctx.client.exchanges).size, exchange);
+    const { pets, exchange } = await listPage(ctx, { limit: String(PAGE_SIZE.max) });
+    expectPageSize(ctx, pets, PAGE_SIZE.max, knownPetIds(ctx.client.exchanges).size, exchange);
   }, TOGETHER);
 
   check('LIST-05', async (ctx) => {
@@ -176,7 +179,7 @@ describe('listing', () => {
 
   check('LIST-08', async (ctx) => {
     const earlier = ctx.client.exchanges.filter((e) => (e.rule === 'LIST-06' || e.rule === 'LIST-07') && e.response);
-    const exchanges = earlier.length > 0 ? earlier : [await ctx.client.send({ path: '/pets', query: 'limit=101' })];
+    const exchanges = earlier.length > 0 ? earlier : [await ctx.client.send({ path: '/pets', query: `limit=${PAGE_SIZE.max + 1}` })];
     for (const exchange of exchanges) ctx.observe(`${describeExchange(exchange)}: ${reactionTo(exchange)}`);
   });
 

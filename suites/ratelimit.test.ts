@@ -14,6 +14,8 @@ import { unknownPetId } from '../helpers/fixtures/pets.js';
 import { asBigInt, isJsonObject } from '../helpers/json.js';
 import { provoke429, type ProbeOutcome } from '../helpers/http/rate-limit-probe.js';
 import { parseHttpDate, retryAfterForm } from '../helpers/http/retry-after.js';
+import { runKey } from '../helpers/run-context.js';
+import { RATE_PLANS } from '../helpers/spec/facts.js';
 
 const HEADERS = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'] as const;
 const SHOWN: Record<(typeof HEADERS)[number], string> = {
@@ -23,21 +25,21 @@ const SHOWN: Record<(typeof HEADERS)[number], string> = {
 const LONGEST_WINDOW_S = 86_400;
 // Without a Date header, Reset is read against our clock, which may differ from the server's.
 const CLOCK_SKEW_S = 300;
-const PROBE_RULES = new Set(['RATE-07', 'RATE-08', 'RATE-09', 'RATE-10', 'RATE-11', 'RATE-12']);
+const PROBE_RULES: ReadonlySet<string> = new Set(['RATE-07', 'RATE-08', 'RATE-09', 'RATE-10', 'RATE-11', 'RATE-12']);
 
 /** Every response of the run before the probe. */
 function responses(ctx: CheckContext): Exchange[] {
   return ctx.client.exchanges.filter((exchange) => exchange.response && !PROBE_RULES.has(exchange.rule ?? ''));
 }
 
-let sampling: Promise<void> | undefined;
+const SAMPLES = runKey<Promise<void>>('ratelimit: samples');
 
 /**
- * Makes sure there is something to judge: a count to follow exactly (below), an error answered to the key,
- * one request without a key. A full run has the last two, and sends only the five requests of the count.
+ * Makes sure there is something to judge, once per run: a count to follow exactly (below), an error answered
+ * to the key, one request without a key. A full run has the last two, and sends only the five requests of the count.
  */
 function ensureSamples(ctx: CheckContext): Promise<void> {
-  sampling ??= (async () => {
+  return ctx.run.shared(SAMPLES, async () => {
     const withKey = (exchange: Exchange) => credentialOf(exchange.request.auth) === 'key';
     const seen = responses(ctx);
     await followTheCount(ctx);
@@ -45,8 +47,7 @@ function ensureSamples(ctx: CheckContext): Promise<void> {
       await ctx.client.send({ path: `/pets/${unknownPetId(ctx.client.exchanges)}` });
     }
     if (!seen.some((exchange) => !withKey(exchange))) await ctx.client.send({ path: '/pets', query: { limit: '1' }, auth: 'none' });
-  })();
-  return sampling;
+  });
 }
 
 /**
@@ -218,27 +219,29 @@ function asideReason(past: readonly Step[], lastSecond: readonly Step[]): string
   return reasons.join('; ');
 }
 
-/** The plan of the spec a limit and window length match. */
+/** The plan of the spec a limit and window length match (Limits › Request rate, by plan). */
 function planOf(limit: number, windowSeconds: number | undefined): string {
-  const perMinute: Record<number, string> = { 60: 'Free', 300: 'Pro', 1000: 'Business' };
-  const perDay: Record<number, string> = { 1000: 'Free', 10_000: 'Pro', 100_000: 'Business' };
+  const perMinute = RATE_PLANS.find((plan) => plan.perMinute === limit)?.name;
+  const perDay = RATE_PLANS.find((plan) => plan.perDay === limit)?.name;
+  // The plan whose limits the spec calls custom (Enterprise): a limit no plan names may be one of its.
+  const custom = RATE_PLANS.filter((plan) => plan.perMinute === undefined || plan.perDay === undefined).map((plan) => `${plan.name}, custom?`).join('; ');
+  const unnamed = (per: string) => `no plan of the spec (${limit} a ${per}${custom ? `: ${custom}` : ''})`;
   if (windowSeconds !== undefined && windowSeconds <= 65) {
-    return perMinute[limit] ? `the ${perMinute[limit]} plan (${limit} a minute)` : `no plan of the spec (${limit} a minute: Enterprise, custom?)`;
+    return perMinute ? `the ${perMinute} plan (${limit} a minute)` : unnamed('minute');
   }
   if (windowSeconds !== undefined && windowSeconds >= 3600) {
-    return perDay[limit] ? `the daily limit of the ${perDay[limit]} plan (${limit} a day)` : `no plan of the spec (${limit} a day: Enterprise, custom?)`;
+    return perDay ? `the daily limit of the ${perDay} plan (${limit} a day)` : unnamed('day');
   }
-  const guesses = [perMinute[limit] && `${perMinute[limit]} a minute`, perDay[limit] && `${perDay[limit]} a day`].filter(Boolean);
+  const guesses = [perMinute && `${perMinute} a minute`, perDay && `${perDay} a day`].filter(Boolean);
   return guesses.length > 0 ? `the ${guesses.join(' or the ')} figure` : 'no plan of the spec';
 }
 
-let probing: Promise<ProbeOutcome> | undefined;
+const PROBE = runKey<Promise<ProbeOutcome>>('ratelimit: the 429 probe');
 
-/** The probe runs once, for whichever of RATE-07..12 comes first; RATE-07 is the probe's own rule. */
+/** The probe runs once per run, for whichever of RATE-07..12 comes first; RATE-07 is the probe's own rule. */
 function theProbe(ctx: CheckContext): Promise<ProbeOutcome> {
   if (ctx.config.skip.includes('RATE-07')) throw new SkipCheck('the 429 probe is RATE-07, which --skip names');
-  probing ??= provoke429(ctx);
-  return probing;
+  return ctx.run.shared(PROBE, () => provoke429(ctx));
 }
 
 /** The probe's first 429; the check is skipped, with the reason, when the probe did not run or saw none. */

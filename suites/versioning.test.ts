@@ -1,7 +1,8 @@
-// Versioning: the /v1 segment, the deprecated GET /pets/{petId} (alive until 5 December 2030), stability markers.
+// Versioning: the /v1 segment, the deprecated GET /pets/{petId} (alive until its removal date), stability markers.
 import { describe } from 'vitest';
 import { check, type CheckContext } from '../helpers/judge/check.js';
-import { GET_PET_REMOVAL, skipIfGetPetRemoved } from '../helpers/judge/deprecation.js';
+import { skipIfGetPetRemoved } from '../helpers/judge/deprecation.js';
+import { GET_PET_REMOVAL, PAGE_SIZE } from '../helpers/spec/facts.js';
 import { describeExchange, type Exchange } from '../helpers/http/exchange.js';
 import { expectThat, preview, responseOf } from '../helpers/judge/expect.js';
 import { operationOf } from '../helpers/judge/operations.js';
@@ -32,7 +33,7 @@ async function listedPet(ctx: CheckContext): Promise<Pet | undefined> {
   if (pets.length === 0) {
     // An empty target gets one pet (unless --read-only); a listing too broken to count is LIST-01's finding.
     if (!ctx.config.readOnly) await ensurePets(ctx, { total: 1 }).catch((error: unknown) => { if (!(error instanceof SetupError)) throw error; });
-    pets = listed([await ctx.client.send({ path: '/pets', query: { limit: '100' } })]);
+    pets = listed([await ctx.client.send({ path: '/pets', query: { limit: String(PAGE_SIZE.max) } })]);
   }
   return pets.find((pet) => BigInt(Number(pet.id)) === BigInt(pet.id)) ?? pets[0];
 }

@@ -2,7 +2,6 @@
 // The runs' values are a function of the seed alone, so they are generated first and sent together;
 // shrinking, where each step depends on the last answer, stays one request at a time.
 import fc from 'fast-check';
-import { announceProgress } from '../http/client.js';
 import { RuleViolation } from '../judge/outcome.js';
 
 export interface FuzzBudget {
@@ -49,12 +48,13 @@ export function generatedValues<T>(arbitrary: fc.Arbitrary<T>, seed: number, run
 
 /**
  * Generates the runs from the seed and sends every one at once; the client keeps --concurrency in flight.
- * The same seed sends the same multiset of values whatever order the answers come back in.
+ * The same seed sends the same multiset of values whatever order the answers come back in. `onSend` hears
+ * each generated run as it goes (the run's progress line), not the shrink steps.
  */
-export async function sendGenerated<T>(arbitrary: fc.Arbitrary<T>, budget: FuzzBudget, probe: (value: T) => Promise<void>): Promise<SentRuns<T>> {
+export async function sendGenerated<T>(arbitrary: fc.Arbitrary<T>, budget: FuzzBudget, probe: (value: T) => Promise<void>, onSend: () => void = () => {}): Promise<SentRuns<T>> {
   const values = generatedValues(arbitrary, budget.seed, budget.runs);
   const outcomes = await Promise.all(values.map(async (value): Promise<RunOutcome> => {
-    announceProgress('fuzzing', 'generated bodies sent');
+    onSend();
     try {
       await probe(value);
       return { kind: 'passed' };

@@ -1,11 +1,11 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { STATUS_CODES } from 'node:http';
-import { appendFileSync, writeFileSync } from 'node:fs';
 import { readFileSync } from 'node:fs';
 import { request, type Dispatcher } from 'undici';
 import { authorizationFor, keyElsewhereFor, type AuthMode, type Exchange, type RecordedRequest, type RecordedResponse } from './exchange.js';
 import { stringifyJson } from '../json.js';
-import { CancellationWatch } from './cancellation.js';
+import type { CancellationWatch } from './cancellation.js';
+import { liveClock, type RunClock } from './clock.js';
 import { NotJudged } from '../judge/outcome.js';
 import { CircuitBreaker } from './circuit-breaker.js';
 import { ConnectionWatch } from './connection-watch.js';
@@ -15,6 +15,7 @@ import { Redactor } from './redact.js';
 import { diagnoseEarlyAnswers, DIAGNOSED_WITHIN, EVERY_KEY_REFUSED, hintAfterLooking, isHtml, otherBaseUrl, type Diagnosis } from './diagnosis.js';
 import { readBody } from './response-body.js';
 import type { RecordedAnswer, ReplaySource } from './replay.js';
+import type { WorkerMessage } from '../run-channel.js';
 
 export interface SendOptions {
   method?: 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH' | 'HEAD' | 'OPTIONS';
@@ -43,10 +44,16 @@ export interface ClientOptions {
   maxRequests: number | null;
   concurrency: number;
   rateLimitReserve: number;
-  exchangeLogPath?: string;
+  /**
+   * The run's channel to the CLI (helpers/run-channel.ts): every exchange, the diagnosis and the tally of waits
+   * go there. Only a run has one; a client a test drives on its own sends what it is told, and nothing else.
+   */
+  channel?: { post(message: WorkerMessage): void };
   caFile?: string;
-  /** A file the CLI writes when the run is cancelled: from then on nothing is sent. */
-  cancelMarkerPath?: string;
+  /** The run's cancellation: once cancelled, nothing more is sent and every wait ends. */
+  cancellation?: CancellationWatch;
+  /** The run's time and waits; by default the recording's on replay, the real one otherwise. */
+  clock?: RunClock;
   /** Requests go through this proxy (undici's ProxyAgent), --ca-file still verifying the target. */
   proxy?: ProxyRoute;
   onWait?: (message: string) => void;
@@ -97,21 +104,12 @@ export class TargetNotJudgeable extends NotJudged {
 export const PROGRESS_PREFIX = 'progress: ';
 // A long phase reports at most this often: the line is for a person, not a log of every request.
 const PROGRESS_EVERY_MS = 250;
-let progressSink: ((phase: string, unit: string, total: number | undefined) => void) | undefined;
-
-/**
- * One more step of a long phase (a generated body sent, a probe request): counted per rule, so the fuzzing
- * of one rule reads as one growing count across its mutations. Heard only in a CLI run.
- */
-export function announceProgress(phase: string, unit: string, total?: number): void {
-  progressSink?.(phase, unit, total);
-}
 
 /** How long a replay waits for an answer the recording placed earlier before it lets a later one go on. */
 const REPLAY_STALL_MS = 200;
 
 /** Methods whose request may be sent twice to the same effect as once (RFC 9110 §9.2.2). */
-const IDEMPOTENT_METHODS = new Set(['GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS']);
+const IDEMPOTENT_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS']);
 
 /** Transport failures in a row after which the target is taken to have stopped answering (README, Troubleshooting). */
 const FAILURES_IN_A_ROW_BEFORE_GIVING_UP = 3;
@@ -132,10 +130,11 @@ export class PetstoreClient {
   private active = 0;
   private readonly queue: Array<() => void> = [];
   private readonly cancellation: CancellationWatch | undefined;
+  private readonly clock: RunClock;
   private diagnosis: Diagnosis | undefined;
-  /** Done once the diagnosis is final (after its one look at another address) and left for the CLI. */
+  /** Done once the diagnosis is final (after its one look at another address) and sent to the CLI. */
   private diagnosisSettled: Promise<void> = Promise.resolve();
-  /** Every text the client writes out (the exchange log, the diagnosis, a transport error) passes through it. */
+  /** Every text the client writes out (each exchange and the diagnosis it sends the CLI, a transport error) passes through it. */
   readonly redactor: Redactor;
 
   constructor(private readonly options: ClientOptions) {
@@ -144,7 +143,8 @@ export class PetstoreClient {
       throw new RangeError(`concurrency must be an integer of at least 1, not ${String(options.concurrency)}`);
     }
     this.redactor = options.redactor ?? new Redactor([options.apiKey, proxyPassword(options.proxy)]);
-    this.cancellation = options.cancelMarkerPath ? new CancellationWatch(options.cancelMarkerPath) : undefined;
+    this.cancellation = options.cancellation;
+    this.clock = options.clock ?? options.replay ?? liveClock(options.cancellation);
     const settings = { connections: options.concurrency, timeoutMs: options.timeoutMs, ca: options.caFile ? readFileSync(options.caFile) : undefined };
     this.dispatcher = dispatcherFor(options.proxy, settings);
     this.freshDispatcher = dispatcherFor(options.proxy, { ...settings, singleUse: true });
@@ -157,13 +157,11 @@ export class PetstoreClient {
       backoffBaseMs: 1_000,
       backoffCapMs: 60_000,
       onWait: this.notify,
-      // The CLI process reads the tally beside the exchange log: short waits print no line to count.
-      ...(options.exchangeLogPath ? { onWaited: (tally: WaitTally) => writeFileSync(waitsPathFor(options.exchangeLogPath!), stringifyJson(tally)) } : {}),
+      // The CLI hears the tally on the run's channel: short waits print no line to count.
+      ...(options.channel ? { onWaited: (tally: WaitTally) => options.channel!.post({ kind: 'waits', tally }) } : {}),
       sleep: (ms: number) => this.pause(ms),
       now: () => this.now(),
     });
-    // Only a run the CLI follows (it keeps an exchange log) wants progress lines.
-    if (options.exchangeLogPath) progressSink = (phase, unit, total) => this.progress(phase, unit, total);
   }
 
   /** A line for the person at the terminal (pacing waits, the budget); the worker's console reaches it. */
@@ -194,7 +192,7 @@ export class PetstoreClient {
    * recording's on replay, the real one otherwise. Checks read it here, never from Date.now().
    */
   now(): number {
-    return this.options.replay ? this.options.replay.now() : Date.now();
+    return this.clock.now();
   }
 
   /**
@@ -203,8 +201,15 @@ export class PetstoreClient {
    * run's clock is the recording's).
    */
   pause(ms: number): Promise<void> {
-    if (this.options.replay) return this.options.replay.sleep(ms);
-    return this.cancellation ? this.cancellation.sleep(ms) : new Promise((resolve) => setTimeout(resolve, ms));
+    return this.clock.sleep(ms);
+  }
+
+  /**
+   * One more step of a long phase (a generated body sent, a probe request): counted per rule, so the fuzzing
+   * of one rule reads as one growing count across its mutations. Heard only in a run (one with a channel).
+   */
+  announceProgress(phase: string, unit: string, total?: number): void {
+    if (this.options.channel) this.progress(phase, unit, total);
   }
 
   /** Set once the run is cancelled: why the rules left are not judged. */
@@ -246,7 +251,6 @@ export class PetstoreClient {
   }
 
   async close(): Promise<void> {
-    this.cancellation?.stop();
     this.connections?.stop();
     await Promise.all([this.dispatcher.close(), this.freshDispatcher.close()]);
   }
@@ -441,7 +445,7 @@ export class PetstoreClient {
 
   private record(exchange: Exchange): void {
     this.exchanges.push(exchange);
-    if (this.options.exchangeLogPath) appendFileSync(this.options.exchangeLogPath, `${this.redactor.redact(stringifyJson(exchange))}\n`);
+    this.options.channel?.post({ kind: 'exchange', json: this.redactor.redact(stringifyJson(exchange)) });
   }
 
   private readonly progressCounts = new Map<string, number>();
@@ -460,21 +464,21 @@ export class PetstoreClient {
 
   /**
    * Reads the first answers of a run for a target that cannot be judged; the person hears the cause once.
-   * Only a run (it keeps an exchange log) stops so: a client a test drives on its own sends what it is told.
+   * Only a run (it has a channel) stops so: a client a test drives on its own sends what it is told.
    */
   private diagnose(exchange: Exchange): void {
-    if (!this.options.exchangeLogPath || this.diagnosis) return;
+    if (!this.options.channel || this.diagnosis) return;
     const early = this.exchanges.length > DIAGNOSED_WITHIN ? undefined : diagnoseEarlyAnswers(this.exchanges, this.options.baseUrl);
     this.diagnosis = this.proxyRefused(exchange) ?? (early && this.proxyMayRefuse(early));
     if (!this.diagnosis) return;
     this.notify(`stopping: ${this.diagnosis.problem}; no further request is sent`);
-    this.diagnosisSettled = this.settleDiagnosis(this.diagnosis, this.options.exchangeLogPath);
+    this.diagnosisSettled = this.settleDiagnosis(this.diagnosis, this.options.channel);
   }
 
-  private async settleDiagnosis(diagnosis: Diagnosis, exchangeLogPath: string): Promise<void> {
+  private async settleDiagnosis(diagnosis: Diagnosis, channel: NonNullable<ClientOptions['channel']>): Promise<void> {
     if (diagnosis.cause === 'address') this.diagnosis = await this.withOtherAddressLooked(diagnosis);
-    // The CLI process reads it beside the exchange log, for the verdict and the reports.
-    writeFileSync(diagnosisPathFor(exchangeLogPath), this.redactor.redact(stringifyJson(this.diagnosis)));
+    // The CLI hears it on the run's channel, for the verdict and the reports.
+    channel.post({ kind: 'diagnosis', json: this.redactor.redact(stringifyJson(this.diagnosis)) });
   }
 
   /**
@@ -544,16 +548,6 @@ export class PetstoreClient {
   }
 }
 
-
-/** Where the client leaves its diagnosis for the CLI process: beside the exchange log of the run. */
-export function diagnosisPathFor(exchangeLogPath: string): string {
-  return `${exchangeLogPath}.diagnosis.json`;
-}
-
-/** Where the client keeps the tally of rate-limit waits for the CLI process: beside the exchange log. */
-export function waitsPathFor(exchangeLogPath: string): string {
-  return `${exchangeLogPath}.waits.json`;
-}
 
 /** Requests without a valid key are often counted in a bucket of their own; pace them apart. */
 export function credentialOf(auth: AuthMode): 'key' | 'anonymous' {

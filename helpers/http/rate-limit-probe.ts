@@ -1,5 +1,4 @@
 import type { CheckContext } from '../judge/check.js';
-import { announceProgress } from './client.js';
 import type { Exchange } from './exchange.js';
 import { SkipCheck } from '../judge/outcome.js';
 import { readRateLimitHeaders, type RateLimitHeaders } from './pacing.js';
@@ -33,7 +32,7 @@ export async function provoke429(ctx: CheckContext): Promise<ProbeOutcome> {
   if (budget === 0) throw new SkipCheck('the 429 probe is off (--rate-limit-budget 0); give it a budget, e.g. --rate-limit-budget 1100, to run it');
   const exchanges: Exchange[] = [];
   const send = async (): Promise<Exchange> => {
-    announceProgress('429 probe', 'requests sent', budget);
+    ctx.client.announceProgress('429 probe', 'requests sent', budget);
     const exchange = await ctx.client.send(PROBE_REQUEST);
     exchanges.push(exchange);
     return exchange;

@@ -1,17 +1,7 @@
 import type { CheckContext } from '../judge/check.js';
 import { createdIdOf, type Exchange } from './exchange.js';
 
-/** How long one read of the run's own write had to wait before it showed the write. */
-export interface ReadLag {
-  what: string;
-  waitedMs: number;
-  attempts: number;
-  /** False when the bound passed first: the read was judged as it stood. */
-  shown: boolean;
-}
-
-/** Every read of this run that had to be repeated: the INFO rule on read-after-write lag reports them. */
-export const readLags: ReadLag[] = [];
+export type { ReadLag } from '../run-context.js';
 
 // The first pause; each next one doubles, so a lag of a second or two costs a handful of reads.
 const FIRST_PAUSE_MS = 150;
@@ -30,14 +20,14 @@ export async function readAfterWrite(ctx: CheckContext, what: string, writtenAtM
   for (let pause = FIRST_PAUSE_MS; !shows(exchange); pause *= 2) {
     const left = writtenAtMs + ctx.config.readLagMs - ctx.client.now();
     if (left <= 0) {
-      readLags.push({ what, waitedMs: ctx.client.now() - writtenAtMs, attempts, shown: false });
+      ctx.run.readLags.push({ what, waitedMs: ctx.client.now() - writtenAtMs, attempts, shown: false });
       return exchange;
     }
     await ctx.client.pause(Math.min(pause, left));
     exchange = await read();
     attempts += 1;
   }
-  if (attempts > 1) readLags.push({ what, waitedMs: ctx.client.now() - writtenAtMs, attempts, shown: true });
+  if (attempts > 1) ctx.run.readLags.push({ what, waitedMs: ctx.client.now() - writtenAtMs, attempts, shown: true });
   return exchange;
 }
 

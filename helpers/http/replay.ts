@@ -1,8 +1,9 @@
-import { appendFileSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import type { Entry, Har } from 'har-format';
 import type { RecordedRequest, RecordedResponse } from './exchange.js';
 import { parseJson } from '../json.js';
 import type { Redactor } from './redact.js';
+import type { RunClock } from './clock.js';
 
 /** One recorded answer, as the client hands it back in place of the target's. */
 export interface RecordedAnswer {
@@ -17,11 +18,6 @@ export interface RecordedAnswer {
   retry?: boolean;
 }
 
-/** Where the replay notes the requests the recording holds no answer for, beside the run's exchange log. */
-export function unmatchedPathFor(exchangeLogPath: string): string {
-  return `${exchangeLogPath}.unmatched.jsonl`;
-}
-
 /**
  * The recorded exchanges of a report folder (exchanges.har) standing in for the target: each request is
  * answered by the first unused recorded exchange with the same method, URL, body and headers (Authorization in
@@ -29,11 +25,12 @@ export function unmatchedPathFor(exchangeLogPath: string): string {
  * in recorded order. Nothing is ever sent. Both sides are compared redacted, as the recording was written.
  * It keeps the run's clock too: the client, the pacer and the checks read the time from it.
  */
-export class ReplaySource {
+export class ReplaySource implements RunClock {
   private readonly waiting = new Map<string, Array<{ entry: Entry; answer: RecordedAnswer }>>();
   private clockMs: number;
 
-  constructor(harPath: string, startedAtMs: number, private readonly unmatchedPath: string, private readonly redactor: Redactor) {
+  /** `onUnmatched` hears each request the recording holds no answer for, as "METHOD URL", redacted. */
+  constructor(harPath: string, startedAtMs: number, private readonly redactor: Redactor, private readonly onUnmatched: (request: string) => void = () => {}) {
     const har = parseJson(readFileSync(harPath, 'utf8')) as unknown as Har;
     const entries = [...har.log.entries].sort((a, b) => seqOf(a) - seqOf(b));
     for (const entry of entries) {
@@ -48,7 +45,7 @@ export class ReplaySource {
   }
 
   /**
-   * The recorded answer to this request, or undefined (noted for the verifier) when the recording holds none.
+   * The recorded answer to this request, or undefined (told to the verifier) when the recording holds none.
    * A second attempt on a new connection takes the first recorded answer that was not itself a failed first
    * attempt: identical requests in flight together (the 429 probe's GETs) may each have met a closed
    * connection, and the replay need not pair them as the run did.
@@ -59,7 +56,7 @@ export class ReplaySource {
     const index = onNewConnection ? queue.findIndex((recorded) => !recorded.answer.retry) : 0;
     const next = index < 0 ? undefined : queue.splice(index, 1)[0];
     if (!next) {
-      appendFileSync(this.unmatchedPath, `${this.redactor.redact(JSON.stringify({ method: request.method, url: request.url, body: request.body?.slice(0, 200), authorization: request.headers.authorization }))}\n`);
+      this.onUnmatched(this.redactor.redact(`${request.method} ${request.url}`));
       return undefined;
     }
     // The run's clock moves as the recorded one did: the answer arrives when it arrived then.

@@ -1,12 +1,16 @@
-import { test, type TestContext } from 'vitest';
+import { inject, test, type TestContext } from 'vitest';
 import { deselectionReason, getRule, type Rule } from '../spec/catalog.js';
 import type { PetstoreClient } from '../http/client.js';
 import { NotJudged, outcomeOfThrown, RuleViolation, SkipCheck, toEvidence, type RuleMeta, type ViolationFacts } from './outcome.js';
-import { runConfig, type RunConfig } from '../run-config.js';
-import { theClient } from '../http/run-client.js';
+import type { RunConfig } from '../run-config.js';
+import { RunContext } from '../run-context.js';
 
 export interface CheckContext {
+  /** The run's context: what the run holds for all its checks (fixtures, shared values, the clock, the channel). */
+  run: RunContext;
+  /** The run's one client (`run.client`). */
   client: PetstoreClient;
+  /** What the run was told (`run.config`). */
   config: RunConfig;
   rule: Rule;
   /** Puts a finding on record: the whole point of an INFO rule, a useful note for the others. */
@@ -22,13 +26,30 @@ export interface CheckContext {
 }
 
 /**
+ * A vitest test that gets the run's context: made once per run, from the RunConfig the CLI provided, when the
+ * run's first check starts (a worker-scoped fixture: the run's one worker keeps it for every suite file), and
+ * closed when the worker ends. The context itself is not module state: vitest holds it for the worker.
+ */
+const checkTest = test.extend<{ run: RunContext }>({
+  run: [async ({}, use) => {
+    const run = await RunContext.open(inject('runConfig'));
+    try {
+      await use(run);
+    } finally {
+      await run.close();
+    }
+  }, { scope: 'worker' }],
+});
+
+/**
  * Declares the check of one catalog rule. The test is titled with the rule's ID and summary, so
  * `vitest -t LIST-02` runs one rule and every report line carries it; an unknown ID throws at collection.
  */
 export function check(id: string, body: (ctx: CheckContext) => Promise<void>, options: CheckOptions = {}): void {
   const rule = getRule(id);
-  const declare = options.concurrent ? test.concurrent : test;
-  declare(`${rule.id} ${rule.summary}`, (testContext) => runCheck(rule, body, testContext));
+  const declare = options.concurrent ? checkTest.concurrent : checkTest;
+  // Destructured where it is declared: vitest gives a test the fixtures its first parameter names.
+  declare(`${rule.id} ${rule.summary}`, ({ run, task, skip }) => runCheck(rule, body, run, { task, skip }));
 }
 
 export interface CheckOptions {
@@ -40,10 +61,27 @@ export interface CheckOptions {
   concurrent?: boolean;
 }
 
-async function runCheck(rule: Rule, body: (ctx: CheckContext) => Promise<void>, testContext: TestContext): Promise<void> {
+type TestHooks = Pick<TestContext, 'task' | 'skip'>;
+
+async function runCheck(rule: Rule, body: (ctx: CheckContext) => Promise<void>, run: RunContext, testContext: TestHooks): Promise<void> {
+  try {
+    await judge(rule, body, run, testContext);
+  } finally {
+    // However the check ended: the CLI waits for every message of the run's channel sent before it.
+    testContext.task.meta.runMessages = run.channel.posted;
+  }
+}
+
+async function judge(rule: Rule, body: (ctx: CheckContext) => Promise<void>, run: RunContext, testContext: TestHooks): Promise<void> {
   const meta: RuleMeta = { ruleId: rule.id, outcome: 'passed', observations: [], evidence: [], requests: 0, created: [] };
   testContext.task.meta.rule = meta;
-  const config = runConfig();
+  // The worker holds the context for its run; a worker kept for another run would judge with the wrong one.
+  if (run.config.channel !== inject('runConfig').channel) {
+    meta.outcome = 'suite-error';
+    meta.message = 'the suite worker holds the context of another run: a bug of the suite engine, not of the target';
+    throw new Error(meta.message);
+  }
+  const { client, config } = run;
   const skipWith = (reason: string): never => {
     meta.outcome = 'skipped';
     meta.message = reason;
@@ -53,12 +91,11 @@ async function runCheck(rule: Rule, body: (ctx: CheckContext) => Promise<void>, 
     ?? (rule.needs?.includes('write') && config.readOnly ? 'creates pets on the target; not run with --read-only' : undefined);
   if (notRun) skipWith(notRun);
 
-  const client = theClient();
   const cancelled = client.cancellationReason;
   if (cancelled) skipWith(cancelled);
   const violations: RuleViolation[] = [];
   const context: CheckContext = {
-    client, config, rule,
+    run, client, config, rule,
     observe: (note) => meta.observations.push(note),
     violation: (facts) => violations.push(RuleViolation.of(facts)),
     softly: async (part) => {

@@ -1,7 +1,5 @@
 import type { CheckContext } from './check.js';
-
-/** Versioning, item 2: "GET /pets/{petId} is deprecated with removal on 5 December 2030." */
-export const GET_PET_REMOVAL = '2030-12-05';
+import { GET_PET_REMOVAL } from '../spec/facts.js';
 
 /** Whether the run's date is past the announced removal, after which a server may have dropped the operation. */
 export function getPetRemoved(today: string): boolean {

@@ -58,6 +58,8 @@ export interface RuleMeta {
 declare module '@vitest/runner' {
   interface TaskMeta {
     rule?: RuleMeta;
+    /** How many messages the run's channel carried from the worker when the check ended (helpers/run-channel.ts). */
+    runMessages?: number;
   }
 }
 

@@ -19,13 +19,18 @@ const INTEGER_FORMATS = ['int32', 'int64'];
 // resolved from here, where the package's dependencies are.
 const requireDependency = createRequire(import.meta.url);
 
-let code: string | undefined;
-let validators: Record<string, ValidateFunction> | undefined;
+/**
+ * Memos of pure functions of the shipped spec, per thread, not state of a run: the code is the same for every
+ * run of a process, and the validators are a function of the code alone (keyed by it). Validators are called
+ * from code that has no run at hand (a schema check inside an expectation), and compiling them is what the memo saves.
+ */
+const generated: { code?: string } = {};
+const evaluated = new Map<string, Readonly<Record<string, ValidateFunction>>>();
 
 /** The code, generated at most once per thread unless the thread was handed it already. */
 export function schemaValidatorsCode(): string {
-  code ??= generateCode(openApiSchemas());
-  return code;
+  generated.code ??= generateCode(openApiSchemas());
+  return generated.code;
 }
 
 /**
@@ -34,12 +39,17 @@ export function schemaValidatorsCode(): string {
  * every run's fresh worker; evaluating the code costs well under a millisecond.)
  */
 export function adoptSchemaValidatorsCode(given: string): void {
-  code ??= given;
+  generated.code ??= given;
 }
 
 /** One validator per named schema, evaluated from the code at most once per thread. */
 export function schemaValidators(): Readonly<Record<string, ValidateFunction>> {
-  validators ??= evaluate(schemaValidatorsCode());
+  const code = schemaValidatorsCode();
+  let validators = evaluated.get(code);
+  if (!validators) {
+    validators = Object.freeze(evaluate(code));
+    evaluated.set(code, validators);
+  }
   return validators;
 }
 

@@ -20,7 +20,6 @@ export interface Rule {
 }
 
 export interface Catalog {
-  specVersion: string;
   areas: Record<Area, string>;
   rules: Rule[];
 }

@@ -8,12 +8,18 @@ export interface SpecDocuments {
   rules: unknown;
 }
 
-let documents: SpecDocuments | undefined;
+/**
+ * Both files, parsed at most once per thread: a memo of pure data, not state of a run. The files ship with the
+ * package and do not change while it runs, so every run of a process reads the same values; they are frozen,
+ * so that no run can change what another reads. (The spec's facts, `PAGE_SIZE` and the rest, are read from them
+ * as modules load, before any run exists: they cannot wait for a run's context.)
+ */
+const parsed: { documents?: SpecDocuments } = {};
 
 /** Both files, read and parsed at most once per thread, unless the thread was handed them already. */
 export function specDocuments(): SpecDocuments {
-  documents ??= { openApi: parseYamlFile('openapi.yaml') as Record<string, unknown>, rules: parseYamlFile('rules.yaml') };
-  return documents;
+  parsed.documents ??= deepFrozen({ openApi: parseYamlFile('openapi.yaml') as Record<string, unknown>, rules: parseYamlFile('rules.yaml') });
+  return parsed.documents;
 }
 
 /**
@@ -22,11 +28,19 @@ export function specDocuments(): SpecDocuments {
  * tenth of the CPU a run costs, paid again by every run's fresh worker.)
  */
 export function adoptSpecDocuments(given: SpecDocuments): void {
-  documents ??= given;
+  parsed.documents ??= deepFrozen(given);
 }
 
 function parseYamlFile(name: string): unknown {
   // Required where it is used, not imported: a thread handed the documents never loads the parser.
   const { parse } = createRequire(import.meta.url)('yaml') as typeof import('yaml');
   return parse(readFileSync(packagePath('spec', name), 'utf8'));
+}
+
+function deepFrozen<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const child of Object.values(value)) deepFrozen(child);
+  }
+  return value;
 }

@@ -1,5 +1,6 @@
-// The facts of the interface that code needs as values (bounds, enums, page sizes, the areas and their
-// order), derived from spec/openapi.yaml and spec/rules.yaml so that each is stated once, where the spec states it.
+// The facts of the interface that code needs as values (bounds, enums, page sizes, the plans, the removal of
+// getPet, the version, the areas and their order), derived from spec/openapi.yaml and spec/rules.yaml so that
+// each is stated once, where the spec states it. What OpenAPI has no field for is an `x-` extension there.
 import { loadCatalog, type Area } from './catalog.js';
 import { specDocuments } from './documents.js';
 
@@ -88,6 +89,56 @@ function pageSize(): { min: number; max: number; default: number } {
 
 /** The bounds of `limit` on GET /pets, and the page size when it is absent. */
 export const PAGE_SIZE = pageSize();
+
+/** "The interface description version is 1.0.0" (Versioning, item 1): openapi.yaml's info.version. */
+export const SPEC_VERSION = specVersion();
+
+function specVersion(): string {
+  const version = (openApiDocument().info as JsonObject | undefined)?.version;
+  if (typeof version !== 'string' || version === '') throw new Error('spec/openapi.yaml: info.version no longer states the interface version');
+  return version;
+}
+
+/**
+ * "GET /pets/{petId} is deprecated with removal on 5 December 2030" (Versioning, item 2): the getPet operation's
+ * `x-sunset` in openapi.yaml, as an ISO date (YYYY-MM-DD), which compares with the run's date as text.
+ */
+export const GET_PET_REMOVAL = getPetRemoval();
+
+function getPetRemoval(): string {
+  const sunset = operation('/pets/{petId}', 'get')['x-sunset'];
+  if (typeof sunset !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(sunset)) throw new Error('spec/openapi.yaml: getPet no longer states its removal date as x-sunset: YYYY-MM-DD');
+  return sunset;
+}
+
+/** One plan of "Request rate, by plan"; a limit the spec calls custom (Enterprise) is undefined. */
+export interface RatePlan {
+  name: string;
+  perMinute?: number;
+  perDay?: number;
+}
+
+/** The plans of Limits › Request rate, by plan: openapi.yaml's `x-rate-limit-plans`, in the spec's order. */
+export const RATE_PLANS: readonly RatePlan[] = ratePlans();
+
+function ratePlans(): RatePlan[] {
+  const listed = openApiDocument()['x-rate-limit-plans'];
+  if (!Array.isArray(listed) || listed.length === 0) throw new Error('spec/openapi.yaml: x-rate-limit-plans no longer lists the plans');
+  const limit = (plan: JsonObject, field: string): number | undefined => {
+    const value = plan[field];
+    if (value === 'custom') return undefined;
+    if (!Number.isInteger(value) || (value as number) < 1) throw new Error(`spec/openapi.yaml: x-rate-limit-plans: ${field} of ${String(plan.plan)} is neither a count nor custom`);
+    return value as number;
+  };
+  return (listed as JsonObject[]).map((plan) => ({ name: String(plan.plan), perMinute: limit(plan, 'perMinute'), perDay: limit(plan, 'perDay') }));
+}
+
+/** The plan of that name; the code that names one (a default, a harness) stops here if the spec drops it. */
+export function ratePlan(name: string): RatePlan {
+  const plan = RATE_PLANS.find((candidate) => candidate.name === name);
+  if (!plan) throw new Error(`spec/openapi.yaml: x-rate-limit-plans has no plan ${name}`);
+  return plan;
+}
 
 /** The areas of spec/rules.yaml in its order, which is the order suites run: errors and rate limits judge every exchange the others made. */
 export const AREA_ORDER = Object.keys(loadCatalog().areas) as readonly Area[];

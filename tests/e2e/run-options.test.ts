@@ -60,6 +60,11 @@ const REFUSED: Array<[string, ConformanceOptions, RegExp]> = [
   ['a read lag past ten minutes', { readLagMs: 600_001 }, integerRange('--read-lag', '600001', '0 to 600000')],
   ['a flag that is not a boolean', { strict: 'yes' as never }, /^strict must be true or false, not "yes"$/],
   ['a requireComplete that is not a boolean', { requireComplete: 'true' as never }, /^requireComplete must be true or false, not "true"$/],
+  // The hooks too: each would otherwise break the run only at its first line printed, or its first signal.
+  ['a print that is not a function', { print: 'console.log' as never }, /^print must be a function, not "console\.log"$/],
+  ['a status that is not a function', { status: 5 as never }, /^status must be a function, not 5$/],
+  ['a signal that is not an AbortSignal', { signal: { aborted: false } as never }, /^signal must be an AbortSignal/],
+  ['a replay that names no recording', { replay: { runId: 'r' } as never }, /^replay must name the recording \(harPath\)/],
 ];
 
 describe('runConformance refuses what the CLI refuses', () => {

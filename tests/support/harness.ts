@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Report, RuleResult } from '../../cli/report.js';
 import { isFailing } from '../../helpers/judge/outcome-meaning.js';
+import { ratePlan } from '../../helpers/spec/facts.js';
 import type { ReferenceServerOptions } from '../../server/options.js';
 import type { ServerSettings } from '../../server/settings.js';
 
@@ -18,7 +19,7 @@ export const JUDGED_LEVELS = ['MUST', 'SHOULD'] as const;
  * window, so nothing waits and every rate-limit defect still meets a probe that reaches its 429.
  */
 export function harnessPlan(switchSettings: Partial<ServerSettings> | undefined): ReferenceServerOptions {
-  return switchSettings?.rateLimit ? {} : { rateLimit: { limit: 300, windowMs: 60_000 } };
+  return switchSettings?.rateLimit ? {} : { rateLimit: { limit: ratePlan('Pro').perMinute!, windowMs: 60_000 } };
 }
 
 /**

@@ -47,10 +47,11 @@ export async function runInProcess(args: readonly string[], apiKey: string, opti
   }
   if (parsed.action !== 'run') throw new Error(`not a certification: ${args.join(' ')}`);
   try {
-    const resolved = resolveRunOptions(parsed.options, { PETSTORE_API_KEY: apiKey });
+    const hooks = { signal: AbortSignal.timeout(options.timeoutMs), print: (line: string) => output.push(`${line}\n`) };
+    const resolved = resolveRunOptions({ ...parsed.options, ...hooks }, { PETSTORE_API_KEY: apiKey });
     // A child gets no proxy variables; this process's would send loopback traffic through a proxy.
     if (resolved.baseUrl !== undefined && proxyRouteFor(resolved.baseUrl)) return await runCli(args, { env: { PETSTORE_API_KEY: apiKey }, reportDir, timeoutMs: options.timeoutMs });
-    const result = await certifyRun({ ...resolved, signal: AbortSignal.timeout(options.timeoutMs), print: (line) => output.push(`${line}\n`) });
+    const result = await certifyRun(resolved);
     return { code: result.exitCode, stdout: output.join(''), stderr: '', reportDir, report: reportIn(reportDir) };
   } catch (error) {
     return ended(error);

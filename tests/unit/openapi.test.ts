@@ -2,7 +2,8 @@ import { describe, it, expect } from 'vitest';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { packagePath } from '../../helpers/package-root.js';
 import { validateSchema } from '../../helpers/judge/schema.js';
-import { AREA_ORDER, INT32, INT64, integerFormatBounds, PAGE_SIZE, PET_STATUSES } from '../../helpers/spec/facts.js';
+import { readFileSync } from 'node:fs';
+import { AREA_ORDER, GET_PET_REMOVAL, INT32, INT64, integerFormatBounds, PAGE_SIZE, PET_STATUSES, RATE_PLANS, SPEC_VERSION } from '../../helpers/spec/facts.js';
 
 const SPEC = packagePath('spec', 'openapi.yaml');
 const RATE_LIMIT_HEADERS = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'];
@@ -19,6 +20,17 @@ async function operations(): Promise<Json[]> {
 }
 
 const pet = { id: 1, name: 'Rex', categoryId: 2, status: 'available' };
+
+/** The spec's own words: the facts openapi.yaml adds as x- extensions must say what they say. */
+const SPEC_TEXT = readFileSync(packagePath('spec', 'petstore-interface-spec.md'), 'utf8');
+
+/** The rows of "Request rate, by plan": `| Free | 60 | 1,000 |`, a count as a number, `custom` as undefined. */
+function planTable(text: string): Array<{ name: string; perMinute?: number; perDay?: number }> {
+  const section = text.slice(text.indexOf('### Request rate, by plan'), text.indexOf('### Rate limit headers'));
+  const count = (cell: string) => (cell === 'custom' ? undefined : Number(cell.replaceAll(',', '')));
+  return [...section.matchAll(/^\| (\w+) \| ([\d,]+|custom) \| ([\d,]+|custom) \|$/gm)]
+    .map(([, name, perMinute, perDay]) => ({ name: name!, perMinute: count(perMinute!), perDay: count(perDay!) }));
+}
 
 describe('spec/openapi.yaml', () => {
   it('is a valid OpenAPI document', async () => {
@@ -55,6 +67,21 @@ describe('spec/openapi.yaml', () => {
     for (const op of await operations()) {
       expect.soft(op.security ?? api.security, op.operationId).toEqual([{ bearerAuth: [] }]);
     }
+  });
+
+  it('lists the spec\'s plans as x-rate-limit-plans, as its table of Request rate, by plan gives them', () => {
+    const table = planTable(SPEC_TEXT);
+    expect(table.map((plan) => plan.name)).toEqual(['Free', 'Pro', 'Business', 'Enterprise']);
+    expect(RATE_PLANS).toEqual(table);
+  });
+
+  it('states the interface version the spec states, in info.version', () => {
+    expect(SPEC_TEXT).toContain(`The interface description version is ${SPEC_VERSION}.`);
+  });
+
+  it('gives getPet the removal date the spec states, as x-sunset', () => {
+    const stated = /GET \/pets\/\{petId\}` is deprecated with removal on (\d+ \w+ \d{4})\./.exec(SPEC_TEXT)?.[1];
+    expect(new Date(`${stated} UTC`).toISOString().slice(0, 10)).toBe(GET_PET_REMOVAL);
   });
 
   it('marks getPet deprecated with its sunset date', async () => {

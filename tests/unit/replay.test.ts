@@ -33,7 +33,7 @@ describe('a replay', () => {
   it('keeps the recording\'s clock for the run, and leaves Date.now to the process', async () => {
     const dateNow = Date.now;
     const harPath = emptyRecording();
-    const replay = new ReplaySource(harPath, STARTED_AT_MS, `${harPath}.unmatched.jsonl`, new Redactor());
+    const replay = new ReplaySource(harPath, STARTED_AT_MS, new Redactor());
     expect(Date.now).toBe(dateNow);
     expect(Date.now()).toBeGreaterThan(STARTED_AT_MS + 1);
     expect(replay.now()).toBe(STARTED_AT_MS);
@@ -47,13 +47,15 @@ describe('a replay of identical requests that met closed connections', () => {
   // pair them as the run did, but a second attempt must never be answered with a recorded first attempt.
   it('answers a second attempt on a new connection with a recorded answer, never with a failed first attempt', () => {
     const harPath = recording([getPets(1, 'closed'), getPets(2, 'closed'), getPets(3, { status: 200 }), getPets(4, { status: 200 })]);
-    const replay = new ReplaySource(harPath, STARTED_AT_MS, `${harPath}.unmatched.jsonl`, new Redactor());
+    const unmatched: string[] = [];
+    const replay = new ReplaySource(harPath, STARTED_AT_MS, new Redactor(), (request) => unmatched.push(request));
     const request = { method: 'GET', url: URL_OF_PETS, auth: 'key' as const, headers: {} };
     expect(replay.answer(request)?.retry).toBe(true);
     expect(replay.answer(request, true)?.response?.status).toBe(200);
     expect(replay.answer(request)?.retry).toBe(true);
     expect(replay.answer(request, true)?.response?.status).toBe(200);
     expect(replay.answer(request)).toBeUndefined();
+    expect(unmatched).toEqual([`GET ${URL_OF_PETS}`]);
   });
 });
 

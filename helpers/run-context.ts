@@ -1,0 +1,111 @@
+// Everything one run holds, made once per run in the suite worker from what the CLI handed it (its RunConfig,
+// through vitest's provide/inject) and reached by every check as `ctx.run`: the options, the redactor, the one
+// client with its clock and cancellation, the run's channel to the CLI, the fixtures, the reads that had to wait
+// for the run's own writes, and the values the suites share between their checks. Nothing of a run lives in a
+// module of helpers/ or suites/ (tests/unit/module-state.test.ts), so a second run in the process starts clean,
+// whatever became of the first one's worker.
+import { PetstoreClient } from './http/client.js';
+import { CancellationWatch } from './http/cancellation.js';
+import { liveClock, type RunClock } from './http/clock.js';
+import { proxyPassword } from './http/proxy.js';
+import { Redactor } from './http/redact.js';
+import { ReplaySource } from './http/replay.js';
+import { FixtureState } from './fixtures/fixture-state.js';
+import type { RunConfig } from './run-config.js';
+import { WorkerChannel } from './run-channel.js';
+
+/** How long one read of the run's own write had to wait before it showed the write. */
+export interface ReadLag {
+  what: string;
+  waitedMs: number;
+  attempts: number;
+  /** False when the bound passed first: the read was judged as it stood. */
+  shown: boolean;
+}
+
+/**
+ * The name and type of a value the checks of a run share (a sample sent once, a page read once): declared once,
+ * beside the code that makes it, so every reader gets the type it was made with. The value is the run's.
+ */
+export interface RunKey<T> {
+  readonly name: string;
+  /** Only carries the type. */
+  readonly type?: T;
+}
+
+export function runKey<T>(name: string): RunKey<T> {
+  return Object.freeze({ name });
+}
+
+export class RunContext {
+  readonly redactor: Redactor;
+  readonly cancellation = new CancellationWatch();
+  /** The run's channel to the CLI: exchanges, the diagnosis and waits go out, the cancellation comes in. */
+  readonly channel: WorkerChannel;
+  readonly clock: RunClock;
+  /** The run's one client: every request of every check goes through it, paced, recorded and redacted. */
+  readonly client: PetstoreClient;
+  readonly fixtures = new FixtureState();
+  /** Every read of this run that had to be repeated before it showed the run's own write (CREATE-15 reports them). */
+  readonly readLags: ReadLag[] = [];
+  readonly #shared = new Map<RunKey<unknown>, unknown>();
+
+  private constructor(readonly config: RunConfig) {
+    // The run's secrets, as the CLI's side of the run redacts them: its key and its proxy's password.
+    this.redactor = new Redactor([config.apiKey, proxyPassword(config.proxy)]);
+    this.channel = new WorkerChannel(config.channel, (reason) => this.cancellation.cancel(reason));
+    try {
+      const replay = config.replayHarPath
+        ? new ReplaySource(config.replayHarPath, config.startedAtMs, this.redactor, (request) => this.channel.post({ kind: 'unmatched', request }))
+        : undefined;
+      this.clock = replay ?? liveClock(this.cancellation);
+      this.client = new PetstoreClient({
+        baseUrl: config.baseUrl,
+        apiKey: config.apiKey,
+        timeoutMs: config.timeoutMs,
+        maxResponseBytes: config.maxResponseBytes,
+        maxRequests: config.maxRequests,
+        deadlineMs: config.maxDurationMs === null ? undefined : config.startedAtMs + config.maxDurationMs,
+        concurrency: config.concurrency,
+        rateLimitReserve: config.rateLimitReserve,
+        channel: this.channel,
+        caFile: config.caFile,
+        proxy: config.proxy,
+        cancellation: this.cancellation,
+        clock: this.clock,
+        redactor: this.redactor,
+        ...(replay ? { replay } : {}),
+      });
+    } catch (error) {
+      // A run that could not be set up (an unreadable recording or --ca-file, say) leaves no channel open behind it.
+      this.channel.close();
+      throw error;
+    }
+  }
+
+  /** The run's context, once the CLI has answered on the run's channel (so a run cancelled before it began is known to be). */
+  static async open(config: RunConfig): Promise<RunContext> {
+    const run = new RunContext(config);
+    try {
+      await run.channel.ready;
+    } catch (error) {
+      await run.close();
+      throw error;
+    }
+    return run;
+  }
+
+  /** The run's value for `key`, made by `make` on first use: checks in flight together share the one promise it returns. */
+  shared<T>(key: RunKey<T>, make: () => T): T {
+    if (!this.#shared.has(key)) this.#shared.set(key, make());
+    return this.#shared.get(key) as T;
+  }
+
+  async close(): Promise<void> {
+    try {
+      await this.client.close();
+    } finally {
+      this.channel.close();
+    }
+  }
+}

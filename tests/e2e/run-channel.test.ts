@@ -1,0 +1,81 @@
+// The CLI and the suite worker of a run talk on one channel (helpers/run-channel.ts): the exchanges, the
+// diagnosis, the waits and a replay's misses come back on it and the cancellation goes out on it, so a run
+// writes nothing into its report folder but the reports, and a cancellation reaches the worker at once.
+import { mkdtempSync, readdirSync, rmSync, watch } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { resolveRunOptions } from '../../cli/resolve-options.js';
+import { certify } from '../../cli/run.js';
+import { proxyRouteFor } from '../../helpers/http/proxy.js';
+import { startReferenceServer } from '../../server/reference-server.js';
+import { withChildSlot } from '../support/harness.js';
+
+const REPORT_FILES = ['badge.svg', 'exchanges.har', 'junit.xml', 'manifest.json', 'report.html', 'report.json', 'summary.md'];
+const KEY = 'channel-key-3d7e';
+
+/** Certifies `baseUrl` in this process, noting every name created in the report folder while the run goes. */
+async function watchedRun(baseUrl: string, given: Record<string, unknown>): Promise<{ names: Set<string>; run: Awaited<ReturnType<typeof certify>>; reportDir: string }> {
+  const reportDir = mkdtempSync(join(tmpdir(), 'petstore-channel-'));
+  // Resolved first: the resolver's own probe that the folder is writable is not the run's doing.
+  const options = resolveRunOptions({ baseUrl, apiKey: KEY, reportDir, ...given }, {});
+  const names = new Set<string>();
+  const watcher = watch(reportDir, (_event, name) => {
+    if (name) names.add(name.toString());
+  });
+  try {
+    const run = await certify(options);
+    return { names, run, reportDir };
+  } finally {
+    watcher.close();
+  }
+}
+
+describe('a run and its worker', () => {
+  it('leave nothing in the report folder but the reports: no exchange log, diagnosis, tally or marker beside them', async (ctx) => {
+    const server = await startReferenceServer({ apiKeys: [KEY] });
+    if (proxyRouteFor(server.url)) ctx.skip();
+    try {
+      const { names, run, reportDir } = await withChildSlot(() => watchedRun(server.url, { only: ['listing', 'errors'] }));
+      try {
+        expect(run.report.requests.total).toBeGreaterThan(0);
+        expect(run.report.rules.filter((rule) => rule.area === 'listing').every((rule) => rule.status === 'passed' || rule.level === 'INFO')).toBe(true);
+        expect([...names].filter((name) => !REPORT_FILES.includes(name))).toEqual([]);
+        expect(readdirSync(reportDir).sort()).toEqual(REPORT_FILES);
+      } finally {
+        rmSync(reportDir, { recursive: true, force: true });
+      }
+    } finally {
+      await server.close();
+    }
+  }, 120_000);
+
+  it('stop within a second or two of the cancellation, mid-request, and still write every report', async (ctx) => {
+    // 200 ms a response: the run is mid-request when it is cancelled.
+    const server = await startReferenceServer({ apiKeys: [KEY], variants: ['slow'] });
+    if (proxyRouteFor(server.url)) ctx.skip();
+    try {
+      const controller = new AbortController();
+      let abortedAt = 0;
+      const { names, run, reportDir, endedAt } = await withChildSlot(async () => {
+        setTimeout(() => {
+          abortedAt = performance.now();
+          controller.abort('SIGTERM');
+        }, 2_500);
+        const watched = await watchedRun(server.url, { signal: controller.signal });
+        return { ...watched, endedAt: performance.now() };
+      });
+      try {
+        expect(run.report.cancelled).toBe('SIGTERM');
+        expect(run.report.rules.some((rule) => rule.status === 'skipped' && /cancelled \(SIGTERM\)/.test(rule.message ?? ''))).toBe(true);
+        expect(endedAt - abortedAt).toBeLessThan(3_000);
+        expect([...names].filter((name) => !REPORT_FILES.includes(name))).toEqual([]);
+        expect(readdirSync(reportDir).sort()).toEqual(REPORT_FILES);
+      } finally {
+        rmSync(reportDir, { recursive: true, force: true });
+      }
+    } finally {
+      await server.close();
+    }
+  }, 120_000);
+});
