@@ -43,7 +43,7 @@ export interface Fetch {
 }
 
 /** Methods the spec does not name that could change a pet, were a server to implement them. */
-const CHANGING_METHODS = new Set(['PUT', 'PATCH', 'POST', 'DELETE']);
+const CHANGING_METHODS: ReadonlySet<string> = new Set(['PUT', 'PATCH', 'POST', 'DELETE']);
 
 export class StoreModel {
   readonly writes: PetWrite[] = [];

@@ -70,7 +70,7 @@ describe('a replay of requests that differ only in their headers', () => {
       sent(2, [{ name: 'accept', value: 'application/json' }, { name: 'x-api-key', value: '$PETSTORE_API_KEY' }], 200),
       sent(3, [], 406),
     ]);
-    const replay = new ReplaySource(harPath, STARTED_AT_MS, `${harPath}.unmatched.jsonl`, new Redactor(['a-key-of-sixteen-chars']));
+    const replay = new ReplaySource(harPath, STARTED_AT_MS, new Redactor(['a-key-of-sixteen-chars']));
     const request = (headers: Record<string, string>) => ({ method: 'GET', url: URL_OF_PETS, auth: 'key-in-headers' as const, headers });
     expect(replay.answer(request({}))?.response?.status).toBe(406);
     expect(replay.answer(request({ 'x-api-key': '$PETSTORE_API_KEY', accept: 'application/json' }))?.response?.status).toBe(200);
