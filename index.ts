@@ -13,8 +13,11 @@ export { UsageError } from './cli/resolve-options.js';
 export { TargetUnreachable } from './cli/preflight.js';
 export {
   startReferenceServer,
+  type Answer,
+  type Overrides,
   type ReferenceServerOptions,
   type RunningReferenceServer,
+  type Seams,
 } from './server/reference-server.js';
 
 /**

@@ -13,8 +13,9 @@ import { VERSIONING_DEFECTS } from './defects/versioning.js';
 export type { Area, DefectSpec } from './defects/spec.js';
 
 /**
- * Named ways to break the reference server, each a single `if` at the point of the defect, one file per
- * area under server/defects/. The mutation harness proves that each is caught by exactly its rules.
+ * Named ways to break the reference server, one file per area under server/defects/: each entry holds the
+ * seam overrides that are the defect (see server/defects/spec.ts). The mutation harness proves that each is
+ * caught by exactly its rules. This catalog ships only with the source repository, never in the package.
  */
 export const DEFECTS = [
   ...LISTING_DEFECTS,

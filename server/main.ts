@@ -1,15 +1,23 @@
 #!/usr/bin/env node
 import { parseArgs } from 'node:util';
-import { isDefectId, type DefectId } from './defects.js';
 import { DEFAULT_RATE_LIMIT, type ReferenceServerOptions } from './options.js';
 import { startReferenceServer } from './reference-server.js';
-import { isVariantId, type VariantId } from './variants.js';
 
 const USAGE = `usage: npm run serve -- [--port N] [--host H] [--key K]… [--rate-limit N] [--window-ms N]
                         [--preload N] [--first-id N] [--defect ID]… [--variant ID]…
        (node dist/server/main.js takes the same options)`;
 
-function readOptions(argv: string[]): ReferenceServerOptions {
+/** The command line read: the server's settings, and the ids of the defects and variants to switch on. */
+interface CommandLine {
+  options: ReferenceServerOptions;
+  defects: string[];
+  variants: string[];
+}
+
+// The catalogs are the suite's own test fixtures: the source repository has them, the package does not.
+const NO_CATALOGS = '--defect and --variant need the defect and variant catalogs, which ship only with the source repository (server/defects/, server/variants/), not with the package';
+
+function readCommandLine(argv: string[]): CommandLine {
   const { values } = parseArgs({
     args: argv,
     strict: true,
@@ -27,7 +35,7 @@ function readOptions(argv: string[]): ReferenceServerOptions {
     },
   });
   const rateLimit = values['rate-limit'] ?? values['window-ms'];
-  return {
+  const options: ReferenceServerOptions = {
     host: values.host,
     port: optionalInteger('--port', values.port),
     apiKeys: values.key,
@@ -37,9 +45,8 @@ function readOptions(argv: string[]): ReferenceServerOptions {
         : { limit: integer('--rate-limit', values['rate-limit'] ?? String(DEFAULT_RATE_LIMIT.limit)), windowMs: integer('--window-ms', values['window-ms'] ?? String(DEFAULT_RATE_LIMIT.windowMs)) },
     preload: optionalInteger('--preload', values.preload),
     firstId: values['first-id'] === undefined ? undefined : bigInteger('--first-id', values['first-id']),
-    defects: (values.defect ?? []).map(defectId),
-    variants: (values.variant ?? []).map(variantId),
   };
+  return { options, defects: values.defect ?? [], variants: values.variant ?? [] };
 }
 
 function integer(flag: string, text: string): number {
@@ -56,23 +63,42 @@ function bigInteger(flag: string, text: string): bigint {
   return BigInt(text);
 }
 
-function defectId(id: string): DefectId {
-  if (!isDefectId(id)) throw new Error(`unknown defect ${JSON.stringify(id)} (see server/defects.ts)`);
-  return id;
-}
-
-function variantId(id: string): VariantId {
-  if (!isVariantId(id)) throw new Error(`unknown variant ${JSON.stringify(id)} (see server/variants.ts)`);
-  return id;
+/**
+ * The options with the named defects and variants switched on. The catalogs are imported only when asked
+ * for, so the server the package ships starts without them.
+ */
+async function withCatalogs({ options, defects, variants }: CommandLine): Promise<ReferenceServerOptions> {
+  if (defects.length === 0 && variants.length === 0) return options;
+  let catalogs: typeof import('./switches.js');
+  try {
+    catalogs = await import('./switches.js');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ERR_MODULE_NOT_FOUND') throw new Error(NO_CATALOGS);
+    throw error;
+  }
+  const { isDefectId, isVariantId, withSwitches } = catalogs;
+  const unknownDefect = defects.find((id) => !isDefectId(id));
+  if (unknownDefect !== undefined) throw new Error(`unknown defect ${JSON.stringify(unknownDefect)} (see server/defects/)`);
+  const unknownVariant = variants.find((id) => !isVariantId(id));
+  if (unknownVariant !== undefined) throw new Error(`unknown variant ${JSON.stringify(unknownVariant)} (see server/variants/)`);
+  return withSwitches({ ...options, defects: defects.filter(isDefectId), variants: variants.filter(isVariantId) });
 }
 
 async function main(): Promise<void> {
-  let options: ReferenceServerOptions;
+  let commandLine: CommandLine;
   try {
-    options = readOptions(process.argv.slice(2));
+    commandLine = readCommandLine(process.argv.slice(2));
   } catch (error) {
     // Every error here is a bad command line (parseArgs or a value check): usage, exit code 2.
     process.stderr.write(`${(error as Error).message}\n${USAGE}\n`);
+    process.exit(2);
+  }
+  let options: ReferenceServerOptions;
+  try {
+    options = await withCatalogs(commandLine);
+  } catch (error) {
+    // An unknown id, or a package without the catalogs: one line, exit code 2.
+    process.stderr.write(`${(error as Error).message}\n`);
     process.exit(2);
   }
   const server = await startReferenceServer(options);

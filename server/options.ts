@@ -1,61 +1,44 @@
-import type { DefectId } from './defects.js';
-import type { VariantId } from './variants.js';
-import type { PreloadPet, RateLimitSettings, ServerSettings } from './settings.js';
 import { ratePlan } from '../helpers/spec/facts.js';
+import { DEFAULT_BODY_LIMIT_BYTES } from './around.js';
+import type { Overrides } from './seams.js';
+import type { RateLimitSettings, ResolvedSettings, ServerSettings } from './settings.js';
 
 export interface ReferenceServerOptions extends ServerSettings {
-  defects?: readonly DefectId[];
-  variants?: readonly VariantId[];
+  /**
+   * Changes to the reference behaviour, each a set of seam overrides (server/seams.ts), applied in order:
+   * a later override wraps what the earlier ones made.
+   */
+  overrides?: readonly Overrides[];
 }
 
 /** ReferenceServerOptions with every default filled in. */
-export interface ResolvedOptions {
-  host: string;
-  port: number;
-  basePath: string;
-  apiKeys: readonly string[];
-  rateLimit: RateLimitSettings;
-  preload: number | readonly PreloadPet[];
-  firstId: bigint;
-  readLagMs: number;
-  latencyMs: number;
-  defects: ReadonlySet<DefectId>;
-  variants: ReadonlySet<VariantId>;
+export interface ResolvedOptions extends ResolvedSettings {
+  overrides: readonly Overrides[];
 }
 
 export const DEFAULT_API_KEY = 'reference-key';
 /** The Business plan's per-minute limit, as the spec's plans give it. */
 export const DEFAULT_RATE_LIMIT: RateLimitSettings = { limit: ratePlan('Business').perMinute!, windowMs: 60_000 };
 
-/**
- * Fills defaults. Settings a switch needs (its catalog `options`) come before the defaults but
- * after nothing the caller said: an explicit option always wins, so a test can still shrink a window.
- */
-export function resolveOptions(options: ReferenceServerOptions, switchSettings: readonly Partial<ServerSettings>[]): ResolvedOptions {
-  const merged: ServerSettings = Object.assign({}, ...switchSettings, withoutUndefined(options));
-  const apiKeys = merged.apiKeys ?? [DEFAULT_API_KEY];
+/** Fills defaults; `{ port: undefined }` from a CLI parser means the default, as an absent option does. */
+export function resolveOptions(options: ReferenceServerOptions): ResolvedOptions {
+  const apiKeys = options.apiKeys ?? [DEFAULT_API_KEY];
   if (apiKeys.length === 0 || apiKeys.some((key) => key === '')) throw new Error('apiKeys must hold at least one non-empty key');
-  const rateLimit = merged.rateLimit ?? DEFAULT_RATE_LIMIT;
+  const rateLimit = options.rateLimit ?? DEFAULT_RATE_LIMIT;
   if (!(rateLimit.limit >= 1 && rateLimit.windowMs >= 1)) throw new Error('rateLimit needs limit >= 1 and windowMs >= 1');
   return {
-    host: merged.host ?? '127.0.0.1',
-    port: merged.port ?? 0,
-    basePath: normaliseBasePath(merged.basePath ?? '/v1'),
+    host: options.host ?? '127.0.0.1',
+    port: options.port ?? 0,
+    basePath: normaliseBasePath(options.basePath ?? '/v1'),
     apiKeys,
     rateLimit,
-    preload: merged.preload ?? 0,
-    firstId: merged.firstId ?? 1n,
-    readLagMs: merged.readLagMs ?? 0,
-    latencyMs: merged.latencyMs ?? 0,
-    defects: new Set(options.defects ?? []),
-    variants: new Set(options.variants ?? []),
+    preload: options.preload ?? 0,
+    firstId: options.firstId ?? 1n,
+    readLagMs: options.readLagMs ?? 0,
+    latencyMs: options.latencyMs ?? 0,
+    bodyLimitBytes: options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES,
+    overrides: options.overrides ?? [],
   };
-}
-
-// `{ port: undefined }` from a CLI parser must not erase a switch's setting.
-function withoutUndefined(options: ReferenceServerOptions): ServerSettings {
-  const { defects: _defects, variants: _variants, ...settings } = options;
-  return Object.fromEntries(Object.entries(settings).filter(([, value]) => value !== undefined));
 }
 
 function normaliseBasePath(path: string): string {

@@ -48,7 +48,7 @@ export class PetStore {
     if (this.readLagMs > 0) this.#visibleFromMs.set(pet, Date.now() + this.readLagMs);
   }
 
-  /** Forgets a pet (only the extension-methods variant deletes: the spec names no way to). */
+  /** Forgets a pet. The spec names no way to delete one: only a server that implements DELETE beyond it calls this. */
   delete(id: bigint): void {
     const pet = this.#byId.get(id);
     if (!pet) return;

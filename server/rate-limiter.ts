@@ -11,7 +11,7 @@ export interface Admission {
   resetAtMs: number;
   nowMs: number;
   /**
-   * Under countOnlySuccess, for an admitted request: counts it (or not, when it failed) once its status is
+   * With countOnlySuccess, for an admitted request: counts it (or not, when it failed) once its status is
    * known, and returns what then remains.
    */
   settle?: (counted: boolean) => number;
@@ -25,19 +25,22 @@ export interface LimiterStats {
   unplanned429: number;
 }
 
-/** The defects and variants that change how windows are kept, as plain flags. */
+/**
+ * How windows are kept, as plain flags: the `limiterPolicy` seam. The reference enforces fixed windows that
+ * start afresh; the other flags are the ways real limiters differ.
+ */
 export interface LimiterBehaviour {
-  /** False under rate-never-429: the count runs out but nothing is refused. */
+  /** False: the count runs out but nothing is refused. */
   enforce: boolean;
-  /** True under rate-window-never-resets: a bucket once refused starts every new window exhausted. */
+  /** True: a bucket once refused starts every new window exhausted. */
   carryExhaustion: boolean;
-  /** Under ban-after-429: how many 429s of a window a key may receive before the next request bans it. */
+  /** How many 429s of a window a key may receive before the next request bans it (no ban when unset). */
   banAfter429s?: number;
-  /** Under errors-not-counted: an admitted request counts only once it has succeeded. */
+  /** An admitted request counts only once it has succeeded. */
   countOnlySuccess?: boolean;
-  /** Under sliding-window: a request counts for windowMs from when it was admitted (a sliding log). */
+  /** A request counts for windowMs from when it was admitted (a sliding log) instead of fixed windows. */
   slidingLog?: boolean;
-  /** Under rate-enforced-below-limit: requests of a window refused this far below the limit the headers count to. */
+  /** Requests of a window are refused this far below the limit the headers count to. */
   refuseBelowLimitBy?: number;
 }
 
@@ -51,7 +54,7 @@ interface Window {
 
 /**
  * Fixed windows per bucket; a window starts at the bucket's first request after the last one ended. As a
- * sliding log (a variant), each request counts for one window's length, and the window ends when the
+ * sliding log, each request counts for one window's length, and the window ends when the
  * oldest request still counted drops out: that end moves forward as requests age.
  */
 export class FixedWindowLimiter {

@@ -11,8 +11,8 @@ export interface RateLimitSettings {
 }
 
 /**
- * Everything but the switches. Kept in a module that imports nothing of the server, so the defect and
- * variant catalogs can type their `options` without an import cycle through DefectId and VariantId.
+ * Everything but the overrides: plain values. Kept in a module that imports nothing of the server, so the
+ * defect and variant catalogs can type their `options` without an import cycle through DefectId and VariantId.
  */
 export interface ServerSettings {
   /** Default 127.0.0.1. */
@@ -33,4 +33,20 @@ export interface ServerSettings {
   readLagMs?: number;
   /** How long every response is held before it is sent: a target 50–300 ms away, without leaving loopback. Default 0. */
   latencyMs?: number;
+  /** The largest request body read; a larger one is answered by the `bodyTooLarge` seam. Default 1 MiB (fastify's). */
+  bodyLimitBytes?: number;
+}
+
+/** ServerSettings with every default filled in: what a running server's handlers read. */
+export interface ResolvedSettings {
+  host: string;
+  port: number;
+  basePath: string;
+  apiKeys: readonly string[];
+  rateLimit: RateLimitSettings;
+  preload: number | readonly PreloadPet[];
+  firstId: bigint;
+  readLagMs: number;
+  latencyMs: number;
+  bodyLimitBytes: number;
 }

@@ -13,7 +13,8 @@ export type { VariantSpec } from './variants/spec.js';
 
 /**
  * Differences the spec allows: a conforming run must still pass with any of them switched on. One file
- * per group under server/variants/; the gallery certifies each.
+ * per group under server/variants/; the gallery certifies each. Test fixtures of the suite's own: they ship
+ * only with the source repository, never in the package.
  */
 export const VARIANTS = [
   ...CORE_VARIANTS,

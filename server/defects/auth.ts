@@ -1,3 +1,12 @@
+import type { FastifyRequest } from 'fastify';
+import { PAGE_SIZE, PET_STATUSES } from '../../helpers/spec/facts.js';
+import { isBearerScheme, presentedCredentials, readCredentials } from '../auth.js';
+import { bodyText } from '../creating.js';
+import { int64Parameter, PET_ID_REFUSED, petIdOf } from '../fetching.js';
+import { isPetStatus } from '../new-pet.js';
+import { text, withoutHeader } from '../responses.js';
+import { insteadOf, type OperationId, type SeamOverride } from '../seams.js';
+import { expressErrorPage } from './pages.js';
 import type { DefectSpec } from './spec.js';
 
 const ERROR_BODY_RULES = ['AUTH-01', 'AUTH-02', 'AUTH-03', 'AUTH-04', 'AUTH-05'] as const;
@@ -6,66 +15,246 @@ const EVERY_401_RULES = [...ERROR_BODY_RULES, 'AUTH-10', 'AUTH-11'] as const;
 /** A route served without a key: every broken credential succeeds on it, and so does a request that is invalid besides. */
 const PUBLIC_ROUTE_RULES = [...ERROR_BODY_RULES, 'AUTH-07'] as const;
 
+/** The token of a `Bearer <token>` header (the scheme in any case), or undefined when there is none. */
+function bearerToken(authorization: string | undefined): string | undefined {
+  const credentials = readCredentials(authorization);
+  return credentials !== undefined && isBearerScheme(credentials.scheme) && credentials.token !== '' ? credentials.token : undefined;
+}
+
+/** An `authorizes` override for a stack that compares a bearer token with each key its own way. */
+function comparingKeys(matches: (token: string, key: string) => boolean): SeamOverride<'authorizes'> {
+  return (authorization, reference, server) => {
+    const token = bearerToken(authorization);
+    return token === undefined ? reference(authorization) : server.seams.acceptedKeys().some((key) => matches(token, key));
+  };
+}
+
+/** An `authenticate` override that lets every request for the operation through without a key. */
+function servedWithoutKey(operation: OperationId): SeamOverride<'authenticate'> {
+  return (request, answered, reference) => (answered === operation ? undefined : reference(request, answered));
+}
+
+// The defect has to recognise the key however a client dresses it up as Basic credentials.
+function basicCarriesKey(token: string, keys: readonly string[]): boolean {
+  const decoded = Buffer.from(token, 'base64').toString('utf8');
+  const candidates = [token, decoded, ...decoded.split(':')];
+  return candidates.some((candidate) => keys.includes(candidate));
+}
+
+// What a query validator mounted in front of the auth middleware rejects (celebrate, express-validator).
+function listQueryProblem(query: Record<string, unknown>): string | undefined {
+  const { limit, status } = query;
+  if (limit !== undefined && !(typeof limit === 'string' && /^[0-9]+$/.test(limit) && Number(limit) >= PAGE_SIZE.min && Number(limit) <= PAGE_SIZE.max)) {
+    return `"limit" must be an integer from ${PAGE_SIZE.min} to ${PAGE_SIZE.max}`;
+  }
+  if (status !== undefined && !isPetStatus(status)) return `"status" must be one of [${PET_STATUSES.join(', ')}]`;
+  return undefined;
+}
+
+/**
+ * An `authenticate` override for an auth layer that also takes the key from somewhere else than Authorization:
+ * a request whose `found` holds an accepted key is let through, whatever its Authorization says.
+ */
+function keyTakenFrom(found: (request: FastifyRequest) => string | undefined): SeamOverride<'authenticate'> {
+  return (request, operation, reference, server) => (server.seams.acceptedKeys().includes(found(request) ?? '') ? undefined : reference(request, operation));
+}
+
+/** One cookie of a Cookie header, decoded as cookie-parser does. */
+function cookie(header: string | undefined, name: string): string | undefined {
+  const pair = header?.split(';').map((part) => part.trim()).find((part) => part.startsWith(`${name}=`));
+  if (pair === undefined) return undefined;
+  try {
+    return decodeURIComponent(pair.slice(name.length + 1));
+  } catch {
+    return pair.slice(name.length + 1);
+  }
+}
+
 /** Defects of the auth area. */
 export const AUTH_DEFECTS = [
-  // The key elsewhere comes without Authorization too, so AUTH-10 is served as well.
-  { id: 'auth-missing-key-accepted', area: 'auth', description: 'serves requests without Authorization', rules: ['AUTH-01', 'AUTH-07', 'AUTH-10'] },
-  { id: 'auth-empty-token-accepted', area: 'auth', description: 'serves "Bearer" with an empty token', rules: ['AUTH-02'] },
-  { id: 'auth-any-key-accepted', area: 'auth', description: 'serves any non-empty bearer token', rules: ['AUTH-03', 'AUTH-07'] },
-  { id: 'auth-basic-accepted', area: 'auth', description: 'serves the key under the Basic scheme', rules: ['AUTH-04'] },
-  { id: 'auth-bare-key-accepted', area: 'auth', description: 'serves the bare key without a scheme', rules: ['AUTH-05'] },
+  {
+    id: 'auth-missing-key-accepted',
+    area: 'auth',
+    description: 'serves requests without Authorization',
+    // The key elsewhere comes without Authorization too, so AUTH-10 is served as well.
+    rules: ['AUTH-01', 'AUTH-07', 'AUTH-10'],
+    overrides: {
+      authorizes: (authorization, reference) => readCredentials(authorization) === undefined || reference(authorization),
+    },
+  },
+  {
+    id: 'auth-empty-token-accepted',
+    area: 'auth',
+    description: 'serves "Bearer" with an empty token',
+    rules: ['AUTH-02'],
+    overrides: {
+      authorizes: (authorization, reference) => {
+        const credentials = readCredentials(authorization);
+        return (credentials !== undefined && isBearerScheme(credentials.scheme) && credentials.token === '') || reference(authorization);
+      },
+    },
+  },
+  {
+    id: 'auth-any-key-accepted',
+    area: 'auth',
+    description: 'serves any non-empty bearer token',
+    rules: ['AUTH-03', 'AUTH-07'],
+    overrides: {
+      authorizes: (authorization, reference) => bearerToken(authorization) !== undefined || reference(authorization),
+    },
+  },
+  {
+    id: 'auth-basic-accepted',
+    area: 'auth',
+    description: 'serves the key under the Basic scheme',
+    rules: ['AUTH-04'],
+    overrides: {
+      authorizes: (authorization, reference, server) => {
+        const credentials = readCredentials(authorization);
+        if (credentials?.scheme.toLowerCase() !== 'basic') return reference(authorization);
+        return basicCarriesKey(credentials.token, server.seams.acceptedKeys());
+      },
+    },
+  },
+  {
+    id: 'auth-bare-key-accepted',
+    area: 'auth',
+    description: 'serves the bare key without a scheme',
+    rules: ['AUTH-05'],
+    overrides: {
+      authorizes: (authorization, reference, server) => {
+        const credentials = readCredentials(authorization);
+        return (credentials !== undefined && credentials.token === '' && server.seams.acceptedKeys().includes(credentials.scheme)) || reference(authorization);
+      },
+    },
+  },
   {
     id: 'auth-401-empty-body',
     area: 'auth',
     description: 'answers 401 with an empty text/plain body',
     rules: [...EVERY_401_RULES, 'ERR-01', 'ERR-02'],
+    overrides: {
+      unauthorized: (request, reference) => ({ ...text(401, 'text/plain; charset=utf-8', ''), headers: reference(request).headers }),
+    },
   },
-  { id: 'auth-403', area: 'auth', description: 'answers a missing or invalid key with 403 instead of 401', rules: [...EVERY_401_RULES, 'AUTH-07'] },
-  { id: 'auth-store-orders-open', area: 'auth', description: 'serves GET /store/orders without a valid key', rules: [...ERROR_BODY_RULES] },
-  { id: 'auth-store-orders-rejects-key', area: 'auth', description: 'answers GET /store/orders with 401 even with a valid key', rules: ['AUTH-06'] },
+  {
+    id: 'auth-403',
+    area: 'auth',
+    description: 'answers a missing or invalid key with 403 instead of 401',
+    rules: [...EVERY_401_RULES, 'AUTH-07'],
+    overrides: {
+      unauthorized: (request, reference, server) => ({ ...server.seams.error(403, 'forbidden', 'a valid API key is required'), headers: reference(request).headers }),
+    },
+  },
+  {
+    id: 'auth-store-orders-open',
+    area: 'auth',
+    description: 'serves GET /store/orders without a valid key',
+    rules: [...ERROR_BODY_RULES],
+    overrides: {
+      authenticate: (request, operation, reference) => (operation === 'getStoreOrders' ? undefined : reference(request, operation)),
+    },
+  },
+  {
+    id: 'auth-store-orders-rejects-key',
+    area: 'auth',
+    description: 'answers GET /store/orders with 401 even with a valid key',
+    rules: ['AUTH-06'],
+    overrides: {
+      respond: insteadOf('getStoreOrders', (request, server) => server.seams.unauthorized(request)),
+    },
+  },
   {
     id: 'auth-after-validation',
     area: 'auth',
     description: 'validates the POST /pets body before the key (invalid body without key gets 400)',
     rules: ['AUTH-07'],
+    overrides: {
+      // The gate lets createPet through unauthenticated; the handler checks the key only once the body is valid.
+      authenticate: (request, operation, reference) => (operation === 'createPet' ? undefined : reference(request, operation)),
+      respond: async (operation, request, reference, server) => {
+        if (operation !== 'createPet' || !server.seams.readNewPet(bodyText(request)).ok) return reference(operation, request);
+        return server.seams.authorizes(request.headers.authorization) ? reference(operation, request) : server.seams.unauthorized(request);
+      },
+    },
   },
-  { id: 'auth-no-challenge', area: 'auth', description: 'sends 401 without WWW-Authenticate', rules: ['AUTH-08'] },
-  { id: 'auth-scheme-case-sensitive', area: 'auth', description: 'rejects the scheme written "bearer"', rules: ['AUTH-09'] },
+  {
+    id: 'auth-no-challenge',
+    area: 'auth',
+    description: 'sends 401 without WWW-Authenticate',
+    rules: ['AUTH-08'],
+    overrides: {
+      unauthorized: (request, reference) => withoutHeader(reference(request), 'www-authenticate'),
+    },
+  },
+  {
+    id: 'auth-scheme-case-sensitive',
+    area: 'auth',
+    description: 'rejects the scheme written "bearer"',
+    rules: ['AUTH-09'],
+    overrides: {
+      authorizes: (authorization, reference) => {
+        const scheme = readCredentials(authorization)?.scheme;
+        return scheme !== undefined && isBearerScheme(scheme) && scheme !== 'Bearer' ? false : reference(authorization);
+      },
+    },
+  },
   {
     id: 'auth-key-prefix-accepted',
     area: 'auth',
     description: 'compares the token with token.startsWith(key), so the key followed by anything passes',
     rules: ['AUTH-03'],
+    overrides: {
+      authorizes: comparingKeys((token, key) => token.startsWith(key)),
+    },
   },
   {
     id: 'auth-truncated-key-accepted',
     area: 'auth',
     description: 'compares only as many characters as the token has (key.startsWith(token), strncmp with the token length), so a truncated key passes',
     rules: ['AUTH-03'],
+    overrides: {
+      authorizes: comparingKeys((token, key) => key.startsWith(token)),
+    },
   },
   {
     id: 'auth-key-case-insensitive',
     area: 'auth',
     description: 'compares the token case-insensitively (equalsIgnoreCase, strings.EqualFold), as if the key were a header name',
     rules: ['AUTH-03'],
+    overrides: {
+      authorizes: comparingKeys((token, key) => token.toLowerCase() === key.toLowerCase()),
+    },
   },
   {
     id: 'auth-header-lowercased',
     area: 'auth',
     description: 'lower-cases the whole Authorization header to match "bearer" in any case, lower-casing the token with it',
     rules: ['AUTH-03'],
+    overrides: {
+      authorizes: (authorization, reference) => reference(authorization?.toLowerCase()),
+    },
   },
   {
     id: 'auth-scheme-ignored',
     area: 'auth',
     description: 'takes header.split(" ")[1] as the key and never looks at the scheme, so "Token <key>" and "Basic <key>" pass',
     rules: ['AUTH-04'],
+    overrides: {
+      authorizes: (authorization, reference, server) => {
+        const credentials = readCredentials(authorization);
+        return credentials !== undefined && credentials.token !== '' ? server.seams.acceptedKeys().includes(credentials.token) : reference(authorization);
+      },
+    },
   },
   {
     id: 'auth-header-includes-key',
     area: 'auth',
     description: 'accepts any Authorization header that contains the key (header.includes(key)): any scheme, no scheme, extra characters',
     rules: ['AUTH-03', 'AUTH-04', 'AUTH-05', 'AUTH-11'],
+    overrides: {
+      authorizes: (authorization, _reference, server) => authorization !== undefined && server.seams.acceptedKeys().some((key) => authorization.includes(key)),
+    },
   },
   {
     id: 'auth-list-public',
@@ -73,83 +262,151 @@ export const AUTH_DEFECTS = [
     description: 'serves GET /pets without a key: the auth wrapper sits on the /pets/ subtree (Go ServeMux pattern), which does not cover /pets',
     // AUTH-10 and AUTH-11 send GET /pets.
     rules: [...PUBLIC_ROUTE_RULES, 'AUTH-10', 'AUTH-11'],
+    overrides: {
+      authenticate: servedWithoutKey('listPets'),
+    },
   },
   {
     id: 'auth-get-pet-public',
     area: 'auth',
     description: 'serves GET /pets/{petId} without a key: the auth decorator or middleware was forgotten on that one route',
     rules: [...PUBLIC_ROUTE_RULES],
+    overrides: {
+      authenticate: servedWithoutKey('getPet'),
+    },
   },
   {
     id: 'auth-reads-public',
     area: 'auth',
     description: 'protects only mutating methods ("public reads", before_action :authenticate, only: [:create]): every GET is served without a key',
     rules: [...PUBLIC_ROUTE_RULES, 'AUTH-10', 'AUTH-11'],
+    overrides: {
+      authenticate: (request, operation, reference) => (request.method === 'GET' || request.method === 'HEAD' ? undefined : reference(request, operation)),
+    },
   },
   {
     id: 'auth-create-public',
     area: 'auth',
     description: 'serves POST /pets without a key: the route was registered before app.use(auth), which Express applies only to later routes',
     rules: [...PUBLIC_ROUTE_RULES],
+    overrides: {
+      authenticate: servedWithoutKey('createPet'),
+    },
   },
   {
     id: 'auth-lookup-before-key',
     area: 'auth',
     description: 'getPet finds the pet before authorizing (authorization in the service after findById): an unknown pet without a key gets 404, petId=abc 400',
     rules: ['AUTH-07'],
+    overrides: {
+      authenticate: (request, operation, reference, server) => {
+        if (operation !== 'getPet') return reference(request, operation);
+        const id = int64Parameter(petIdOf(request));
+        if (id === undefined) return server.seams.error(400, 'invalid_parameter', PET_ID_REFUSED.message);
+        if (server.store.get(id) === undefined) return server.seams.error(404, 'not_found', `no pet with id ${petIdOf(request)}`);
+        return reference(request, operation);
+      },
+    },
   },
   {
     id: 'auth-after-query-validation',
     area: 'auth',
     description: 'validates the GET /pets query before the key (a validator middleware such as celebrate mounted ahead of auth): limit=0 without a key gets 400',
     rules: ['AUTH-07'],
+    overrides: {
+      authenticate: (request, operation, reference, server) => {
+        const problem = operation === 'listPets' ? listQueryProblem(request.query as Record<string, unknown>) : undefined;
+        return problem === undefined ? reference(request, operation) : server.seams.error(400, 'validation_error', problem);
+      },
+    },
   },
   {
     id: 'auth-after-petid-parse',
     area: 'auth',
     description: 'parses petId before calling the auth helper in the handler (strconv.ParseInt first, as in Go net/http): /pets/abc without a key gets 400',
     rules: ['AUTH-07'],
+    overrides: {
+      authenticate: (request, operation, reference, server) => (operation === 'getPet' && int64Parameter(petIdOf(request)) === undefined
+        ? server.seams.error(400, 'invalid_parameter', PET_ID_REFUSED.message)
+        : reference(request, operation)),
+    },
   },
   {
     id: 'auth-express-jwt-json',
     area: 'auth',
     description: 'answers 401 with express-jwt\'s error as {"message": "No authorization token was found"} (no code, no status) and no WWW-Authenticate',
     rules: [...EVERY_401_RULES, 'AUTH-08', 'ERR-02'],
+    overrides: {
+      // express-jwt's UnauthorizedError passed to a handler that answers res.status(err.status).json({ message }).
+      unauthorized: (request) => text(401, 'application/json; charset=utf-8', JSON.stringify({ message: presentedCredentials(request) ? 'invalid token' : 'No authorization token was found' })),
+    },
   },
   {
     id: 'auth-express-html',
     area: 'auth',
     description: 'answers 401 with Express\'s default HTML error page (finalhandler, text/html) and no WWW-Authenticate',
     rules: [...EVERY_401_RULES, 'AUTH-08', 'ERR-01', 'ERR-02'],
+    overrides: {
+      // Express's finalhandler page for an error with status 401 that no error middleware caught.
+      unauthorized: (request) => ({
+        status: 401,
+        headers: { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': "default-src 'none'" },
+        text: expressErrorPage(`UnauthorizedError: ${presentedCredentials(request) ? 'invalid token' : 'No authorization token was found'}`),
+      }),
+    },
   },
   {
     id: 'auth-key-in-query-api-key',
     area: 'auth',
     description: 'also takes the key from ?api_key=: an OpenAPI security scheme apiKey in: query (the name Swagger\'s own Petstore uses) declared beside the bearer one, either of which passes',
     rules: ['AUTH-10'],
+    overrides: {
+      authenticate: keyTakenFrom((request) => {
+        const value = (request.query as Record<string, unknown> | undefined)?.api_key;
+        return typeof value === 'string' ? value : undefined;
+      }),
+    },
   },
   {
     id: 'auth-key-in-cookie',
     area: 'auth',
     description: 'also takes the key from a cookie named token: express-jwt\'s getToken written to fall back to req.cookies.token when the header is missing',
     rules: ['AUTH-10'],
+    overrides: {
+      authenticate: keyTakenFrom((request) => cookie(request.headers.cookie, 'token')),
+    },
   },
   {
     id: 'auth-key-in-x-api-key',
     area: 'auth',
     description: 'also takes the key from an X-API-Key header: an API gateway\'s key check (AWS API Gateway, Kong key-auth) in front of the service, which trusts whatever the gateway let through',
     rules: ['AUTH-10'],
+    overrides: {
+      authenticate: keyTakenFrom((request) => {
+        const value = request.headers['x-api-key'];
+        return typeof value === 'string' ? value : undefined;
+      }),
+    },
   },
   {
     id: 'auth-bearer-regex-no-space',
     area: 'auth',
     description: 'reads the token with /^Bearer\\s*(\\S+)$/i, \\s* where \\s+ was meant, so Bearer<key> with no space passes',
     rules: ['AUTH-11'],
+    overrides: {
+      authorizes: (authorization, reference, server) => {
+        const glued = /^bearer\s*(\S+)$/i.exec(authorization?.trim() ?? '')?.[1];
+        return glued === undefined ? reference(authorization) : server.seams.acceptedKeys().includes(glued);
+      },
+    },
   },
   {
     id: 'auth-scheme-cut-by-length',
     area: 'auth',
     description: 'takes the token as header.substring("Bearer".length).trim(), never looking at the scheme: Bearer<key>, and any six-letter scheme such as "Token <key>" or "Basic <key>", pass',
     rules: ['AUTH-04', 'AUTH-11'],
+    overrides: {
+      authorizes: (authorization, _reference, server) => server.seams.acceptedKeys().includes((authorization ?? '').substring('Bearer'.length).trim()),
+    },
   },
 ] as const satisfies readonly DefectSpec[];

@@ -1,4 +1,8 @@
 import { PET_STATUSES } from '../../helpers/spec/facts.js';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { firstOf, pageSize } from '../listing.js';
+import type { StoredPet } from '../pet-store.js';
+import type { Context } from '../seams.js';
 import type { PreloadPet } from '../settings.js';
 import type { DefectSpec } from './spec.js';
 
@@ -12,6 +16,14 @@ const HUNDRED_AND_FIFTY: readonly PreloadPet[] = Array.from({ length: 150 }, (_,
   return i === 140 ? pet : { ...pet, status: PET_STATUSES[i % PET_STATUSES.length]! };
 });
 
+// The data layer's own cap, below the API's maximum of 100.
+const DATA_LAYER_PAGE_CAP = 50;
+// How long the category lookup between SELECT MAX(id) and the INSERT takes.
+const CATEGORY_LOOKUP_MS = 20;
+const INT32_COLUMN = { min: -(2n ** 31n), max: 2n ** 31n - 1n };
+// The response cache of each server, keyed by the route template rather than the URL: one pet per server.
+const ROUTE_CACHE = new WeakMap<Context, StoredPet>();
+
 /** Defects that only the model of the store sees whole: each answer looks right alone, the answers together do not. */
 export const CONSISTENCY_DEFECTS = [
   {
@@ -19,12 +31,23 @@ export const CONSISTENCY_DEFECTS = [
     area: 'consistency',
     description: 'lists the first pet of every page twice: a LEFT JOIN on a one-to-many table (tags, photos) without DISTINCT repeats the row that has two matches',
     rules: ['CONS-03'],
+    overrides: {
+      selectPage: (pets, query, reference) => {
+        const page = reference(pets, query);
+        return page.length > 0 ? firstOf([page[0]!, ...page], pageSize(query)) : page;
+      },
+    },
   },
   {
     id: 'list-filter-matches-null-status',
     area: 'consistency',
     description: 'filters with WHERE status = ? OR status IS NULL (an ORM\'s "optional" filter), so a pet without status is listed under every status',
     rules: ['LIST-09', 'CONS-05'],
+    overrides: {
+      selectPage: (pets, query, reference) => (query.status === undefined
+        ? reference(pets, query)
+        : firstOf(pets.filter((pet) => pet.status === query.status || pet.status === undefined || pet.status === null), pageSize(query))),
+    },
   },
   {
     id: 'list-page-capped-at-50',
@@ -34,36 +57,65 @@ export const CONSISTENCY_DEFECTS = [
     rules: ['CONS-07'],
     options: { preload: HUNDRED_AND_FIFTY },
     cliArgs: ['--read-lag', '0'],
+    overrides: {
+      selectPage: (pets, query, reference) => reference([...pets].reverse(), query).slice(0, DATA_LAYER_PAGE_CAP),
+    },
   },
   {
     id: 'list-row-number-ids',
     area: 'consistency',
     description: 'serves ROW_NUMBER() OVER (ORDER BY id) of the filtered query as the id of list items: unfiltered it happens to match, under a filter every id names another pet',
     rules: ['CONS-01', 'CONS-06', 'CREATE-14'],
+    overrides: {
+      selectPage: (pets, query, reference) => reference(pets, query).map((pet, index) => ({ ...pet, id: BigInt(index + 1) })),
+    },
   },
   {
     id: 'list-filter-projection-drops-status',
     area: 'consistency',
     description: 'selects a projection without the status column for filtered lists (the column is in the WHERE clause, so it seemed known), so items under a filter carry no status',
     rules: ['LIST-09', 'LIST-10', 'LIST-11', 'CONS-01', 'CONS-05', 'CREATE-14'],
+    overrides: {
+      selectPage: (pets, query, reference) => {
+        const page = reference(pets, query);
+        return query.status === undefined ? page : page.map(({ status: _status, ...pet }) => pet);
+      },
+    },
   },
   {
     id: 'list-cached-category',
     area: 'consistency',
     description: 'fills list items from a category cache keyed by the first pet it saw: every listed pet shows the categoryId of the first pet of its page, GET /pets/{petId} the stored one',
     rules: ['CONS-01', 'CREATE-14'],
+    overrides: {
+      selectPage: (pets, query, reference) => {
+        const page = reference(pets, query);
+        return page.map((pet) => ({ ...pet, categoryId: page[0]!.categoryId }));
+      },
+    },
   },
   {
     id: 'fetch-unknown-falls-back-to-first',
     area: 'consistency',
     description: 'answers GET /pets/{petId} for an id it does not hold with the first pet (findById(id).orElse(findAll().get(0))), whose own id then differs from the one asked for',
     rules: ['FETCH-02', 'CONS-02'],
+    overrides: {
+      findPet: (id, reference, server) => reference(id) ?? server.store.all()[0],
+    },
   },
   {
     id: 'create-echo-not-stored-category',
     area: 'consistency',
     description: 'stores categoryId in a 32-bit INT column outside strict mode, which clamps it to 2147483647, while the 201 echoes the entity the request built',
     rules: ['CONS-01', 'CREATE-05', 'CREATE-14'],
+    overrides: {
+      // An INT column outside strict mode clamps what does not fit to its ends.
+      storePet: (pet, reference) => {
+        const { categoryId } = pet;
+        if (typeof categoryId !== 'bigint') return reference(pet);
+        return reference({ ...pet, categoryId: categoryId > INT32_COLUMN.max ? INT32_COLUMN.max : categoryId < INT32_COLUMN.min ? INT32_COLUMN.min : categoryId });
+      },
+    },
   },
   {
     id: 'create-id-per-category',
@@ -72,41 +124,86 @@ export const CONSISTENCY_DEFECTS = [
     rules: ['CREATE-04', 'CONS-08', 'CREATE-05'],
     // Whether the pet FETCH-01 picks shares its id with a fuzzed pet of another category depends on the seed.
     byChance: ['FETCH-01'],
+    overrides: {
+      // The count of the category's pets so far, plus one.
+      allocateId: async (fields, _reference, server) => {
+        const sameCategory = (pet: StoredPet) => pet.categoryId !== null && fields.categoryId !== null && BigInt(pet.categoryId) === BigInt(fields.categoryId);
+        return server.store.firstId + BigInt(server.store.all().filter(sameCategory).length);
+      },
+    },
   },
   {
     id: 'list-search-index-lowercase',
     area: 'consistency',
     description: 'fills list items from a search index (Elasticsearch with a lowercase analyser on a text field), so a name listed differs from the name stored and served by GET',
     rules: ['CONS-01', 'CREATE-14'],
+    overrides: {
+      petBody: (pet, operation, reference) => {
+        const body = reference(pet, operation);
+        return operation === 'listPets' && typeof body.name === 'string' ? { ...body, name: body.name.toLowerCase() } : body;
+      },
+    },
   },
   {
     id: 'fetch-cache-keyed-by-route',
     area: 'consistency',
     description: 'caches GET /pets/{petId} under the route template (/pets/:petId) instead of the URL, so the first pet served is served for every id',
     rules: ['CONS-02', 'FETCH-01', 'CREATE-05'],
+    overrides: {
+      findPet: (id, reference, server) => {
+        const pet = reference(id);
+        if (pet === undefined) return pet;
+        const cached = ROUTE_CACHE.get(server) ?? pet;
+        ROUTE_CACHE.set(server, cached);
+        return cached;
+      },
+    },
   },
   {
     id: 'fetch-path-id-over-row',
     area: 'consistency',
     description: 'loads the pet by position (OFFSET id) and writes the id of the path over it, so GET /pets/{petId} shows the next pet\'s fields under the id asked for',
     rules: ['CONS-01', 'FETCH-01', 'CREATE-05'],
+    overrides: {
+      findPet: (id, reference, server) => {
+        const row = server.store.all()[Number(id - server.store.firstId) + 1];
+        return row === undefined ? reference(id) : { ...row, id };
+      },
+    },
   },
   {
     id: 'create-id-max-plus-one-racy',
     area: 'consistency',
     description: 'allocates ids as SELECT MAX(id) + 1, awaits a category lookup, then inserts, with no lock and no unique constraint: writes in flight together take the same id',
     rules: ['CREATE-04', 'CONS-08', 'CREATE-05', 'FETCH-01'],
+    overrides: {
+      // SELECT MAX(id) + 1, then an await (a category lookup), then the INSERT.
+      allocateId: async (_fields, _reference, server) => {
+        const next = server.store.all().reduce((max, pet) => (pet.id > max ? pet.id : max), server.store.firstId - 1n) + 1n;
+        await sleep(CATEGORY_LOOKUP_MS);
+        return next;
+      },
+    },
   },
   {
     id: 'list-scope-drops-null-status',
     area: 'consistency',
     description: 'lists only pets whose status column holds a known value (a Rails default_scope or Django manager on the enum), so a pet created without status is never listed',
     rules: ['CONS-06', 'LIST-04'],
+    overrides: {
+      selectPage: (pets, query, reference) => reference(pets.filter((pet) => typeof pet.status === 'string'), query),
+    },
   },
   {
     id: 'list-status-go-zero-value',
     area: 'consistency',
     description: 'lists a pet without status with "status": "" (a Go list DTO whose Status string lacks omitempty), while GET /pets/{petId}, using a *string, leaves it out',
     rules: ['CONS-01'],
+    overrides: {
+      petBody: (pet, operation, reference) => {
+        const body = reference(pet, operation);
+        return operation === 'listPets' && body.status === undefined ? { ...body, status: '' } : body;
+      },
+    },
   },
 ] as const satisfies readonly DefectSpec[];

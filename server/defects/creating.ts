@@ -1,27 +1,120 @@
+import type { FastifyRequest } from 'fastify';
+import { isLosslessNumber, LosslessNumber, parse } from 'lossless-json';
+import { INT32, PET_STATUSES } from '../../helpers/spec/facts.js';
+import { bodyText } from '../creating.js';
+import { INTEGER_LITERAL, isPetStatus, own, readInt64Literal } from '../new-pet.js';
+import { json, text } from '../responses.js';
+import { onAnswer, type Context, type PetBody, type SeamOverride } from '../seams.js';
 import type { DefectSpec } from './spec.js';
 
 const CREATE_400_RULES = ['CREATE-08', 'CREATE-09', 'CREATE-10', 'CREATE-11', 'CREATE-12', 'CREATE-13'] as const;
+// A VARCHAR(255) column.
+const VARCHAR_LENGTH = 255;
+// The lookups that let a near miss through: `status in STATUS_MAP` finds Object.prototype's members.
+const STATUS_MAP: Record<string, true> = { available: true, pending: true, sold: true };
+// Express's default error handler (finalhandler) for body-parser's SyntaxError.
+const EXPRESS_BAD_REQUEST = '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<title>Error</title>\n</head>\n<body>\n<pre>Bad Request</pre>\n</body>\n</html>\n';
+
+/** Whether the NewPet of a request is named as a pet the server holds already. */
+function nameTaken(request: FastifyRequest, server: Context): boolean {
+  const read = server.seams.readNewPet(bodyText(request));
+  return read.ok && typeof read.pet.name === 'string' && server.store.all().some((pet) => pet.name === read.pet.name);
+}
+
+/** A readName override for a stack that changes every name it reads (trims, normalises, escapes, cuts) before storing it. */
+function nameAs(change: (name: string) => string): SeamOverride<'readName'> {
+  return (raw, reference) => {
+    const name = reference(raw);
+    return 'value' in name && typeof name.value === 'string' ? { value: change(name.value) } : name;
+  };
+}
+
+// validator.js escape(), as express-validator's .escape() applies it.
+function escapeHtml(name: string): string {
+  return name.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/'/g, '&#x27;').replace(/</g, '&lt;').replace(/>/g, '&gt;')
+    .replace(/\//g, '&#x2F;').replace(/\\/g, '&#x5C;').replace(/`/g, '&#96;');
+}
+
+/**
+ * What ajv's type coercion (fastify's coerceTypes) makes of a value before validation: with `arrays`, a
+ * one-element array unwrapped (coerceTypes: 'array'), then scalars converted to the type the schema names.
+ */
+function coerced(value: unknown, type: 'string' | 'integer', { arrays }: { arrays: boolean }): unknown {
+  if (arrays && Array.isArray(value) && value.length === 1) value = value[0];
+  if (type === 'string') {
+    if (value === null) return '';
+    if (typeof value === 'boolean' || isLosslessNumber(value)) return String(value);
+    return value;
+  }
+  if (value === null || value === false) return new LosslessNumber('0');
+  if (value === true) return new LosslessNumber('1');
+  if (typeof value === 'string' && /^-?[0-9]+$/.test(value)) return new LosslessNumber(value);
+  return value;
+}
+
+/** Go's json.Decoder.Decode: the first JSON value of the text, whatever follows it. */
+function firstValue(text: string): unknown {
+  let lastError: unknown;
+  for (let end = text.length; end > 0; end--) {
+    try {
+      return parse(text.slice(0, end));
+    } catch (error) {
+      lastError ??= error;
+    }
+  }
+  throw lastError ?? new SyntaxError('unexpected end of JSON input');
+}
 
 /** Defects of the creating area. */
 export const CREATING_DEFECTS = [
-  { id: 'create-200', area: 'creating', description: 'answers a created pet with 200 instead of 201', rules: ['CREATE-01', 'FUZZ-02'] },
+  {
+    id: 'create-200',
+    area: 'creating',
+    description: 'answers a created pet with 200 instead of 201',
+    rules: ['CREATE-01', 'FUZZ-02'],
+    overrides: {
+      respond: onAnswer('createPet', (answer) => (answer.status === 201 ? { ...answer, status: 200 } : answer)),
+    },
+  },
   {
     id: 'create-no-id',
     area: 'creating',
     description: 'leaves id out of the 201 body (the pet is stored with one)',
     rules: ['CREATE-02', 'CREATE-04', 'CREATE-05', 'FUZZ-02'],
+    overrides: {
+      petBody: (pet, operation, reference) => {
+        const body = reference(pet, operation);
+        if (operation !== 'createPet') return body;
+        const { id: _id, ...withoutId } = body;
+        return withoutId;
+      },
+    },
   },
   {
     id: 'create-status-not-echoed',
     area: 'creating',
     description: 'leaves status out of the 201 body (it is stored)',
     rules: ['CREATE-03', 'FUZZ-02'],
+    overrides: {
+      petBody: (pet, operation, reference) => {
+        const body = reference(pet, operation);
+        if (operation !== 'createPet') return body;
+        const { status: _status, ...withoutStatus } = body;
+        return withoutStatus;
+      },
+    },
   },
   {
     id: 'create-categoryid-double',
     area: 'creating',
     description: 'stores categoryId as a double, so values above 2^53 come back changed',
     rules: ['CREATE-03', 'CREATE-05', 'CREATE-14', 'FUZZ-02', 'CONS-01'],
+    overrides: {
+      readNewPet: (text, reference) => {
+        const read = reference(text);
+        return read.ok && read.pet.categoryId !== null ? { ...read, pet: { ...read.pet, categoryId: Number(read.pet.categoryId) } } : read;
+      },
+    },
   },
   {
     id: 'create-same-id',
@@ -29,6 +122,9 @@ export const CREATING_DEFECTS = [
     description: 'gives every created pet the first id',
     // GET of that id serves the last pet stored under it, so every other pet cannot be fetched back.
     rules: ['CREATE-04', 'CREATE-05', 'FETCH-01', 'CONS-08'],
+    overrides: {
+      allocateId: async (_fields, _reference, server) => server.store.firstId,
+    },
   },
   {
     id: 'create-not-stored',
@@ -36,46 +132,120 @@ export const CREATING_DEFECTS = [
     description: 'answers 201 but forgets the pet (GET gives 404, lists leave it out)',
     // The list checks count the pets the server said it created: every page comes back short.
     rules: ['CREATE-05', 'LIST-02', 'LIST-03', 'LIST-04', 'LIST-05', 'LIST-10', 'LIST-11', 'LIST-14', 'FETCH-01', 'CONS-06', 'CONS-07'],
+    overrides: {
+      storePet: () => {},
+    },
   },
   {
     id: 'create-missing-status-unknown',
     area: 'creating',
     description: 'gives a pet created without status the status "unknown"',
     rules: ['CREATE-06', 'FUZZ-02'],
+    overrides: {
+      readNewPet: (text, reference) => {
+        const read = reference(text);
+        return read.ok && read.pet.status === undefined ? { ...read, pet: { ...read.pet, status: 'unknown' } } : read;
+      },
+    },
   },
-  { id: 'create-name-optional', area: 'creating', description: 'accepts a body without name', rules: ['CREATE-08', 'FUZZ-01'] },
+  {
+    id: 'create-name-optional',
+    area: 'creating',
+    description: 'accepts a body without name',
+    rules: ['CREATE-08', 'FUZZ-01'],
+    overrides: {
+      readName: (raw, reference) => (raw === undefined ? { value: undefined } : reference(raw)),
+    },
+  },
   {
     id: 'create-categoryid-string-coerced',
     area: 'creating',
     description: 'accepts categoryId "7" as 7',
     rules: ['CREATE-09', 'FUZZ-01'],
+    overrides: {
+      readCategoryId: (raw, reference) => (typeof raw === 'string' ? readInt64Literal(raw) : reference(raw)),
+    },
   },
-  { id: 'create-null-accepted', area: 'creating', description: 'accepts null for name, categoryId and status', rules: ['CREATE-09', 'FUZZ-01'] },
+  {
+    id: 'create-null-accepted',
+    area: 'creating',
+    description: 'accepts null for name, categoryId and status',
+    rules: ['CREATE-09', 'FUZZ-01'],
+    overrides: {
+      readName: (raw, reference) => (raw === null ? { value: null } : reference(raw)),
+      readCategoryId: (raw, reference) => (raw === null ? { value: null } : reference(raw)),
+      readStatus: (raw, reference) => (raw === null ? { value: null } : reference(raw)),
+    },
+  },
   {
     id: 'create-fraction-truncated',
     area: 'creating',
     description: 'accepts a fractional or exponent categoryId and truncates it',
     rules: ['CREATE-10', 'FUZZ-01'],
+    overrides: {
+      readCategoryId: (raw, reference) => (isLosslessNumber(raw) && !INTEGER_LITERAL.test(raw.value) && Number.isFinite(Number(raw.value))
+        ? readInt64Literal(String(Math.trunc(Number(raw.value))))
+        : reference(raw)),
+    },
   },
   {
     id: 'create-status-unchecked',
     area: 'creating',
     description: 'accepts any status string (Available, unknown, …)',
     rules: ['CREATE-11', 'FUZZ-01'],
+    overrides: {
+      readStatus: (raw, reference) => (typeof raw === 'string' ? { value: raw } : reference(raw)),
+    },
   },
-  { id: 'create-array-body', area: 'creating', description: 'accepts an array body and creates its first element', rules: ['CREATE-12', 'FUZZ-01'] },
-  { id: 'create-malformed-500', area: 'creating', description: 'answers malformed JSON or an empty body with 500', rules: ['CREATE-13', 'ERR-04', 'FUZZ-01'] },
+  {
+    id: 'create-array-body',
+    area: 'creating',
+    description: 'accepts an array body and creates its first element',
+    rules: ['CREATE-12', 'FUZZ-01'],
+    overrides: {
+      parseBody: (text, reference) => {
+        const body = reference(text);
+        return Array.isArray(body) ? body[0] : body;
+      },
+    },
+  },
+  {
+    id: 'create-malformed-500',
+    area: 'creating',
+    description: 'answers malformed JSON or an empty body with 500',
+    rules: ['CREATE-13', 'ERR-04', 'FUZZ-01'],
+    overrides: {
+      readNewPet: (text, reference, server) => {
+        try {
+          server.seams.parseBody(text);
+        } catch (error) {
+          return { ok: false, status: 500, code: 'internal_error', message: String(error) };
+        }
+        return reference(text);
+      },
+    },
+  },
   {
     id: 'create-422',
     area: 'creating',
     description: 'answers every invalid body with 422 instead of 400',
     rules: [...CREATE_400_RULES, 'FUZZ-01'],
+    overrides: {
+      invalidNewPet: (failure, request, reference, server) => (failure.status === 400 ? server.seams.error(422, failure.code, failure.message) : reference(failure, request)),
+    },
   },
   {
     id: 'create-int32-categoryid',
     area: 'creating',
     description: 'rejects a categoryId outside int32 with 400',
     rules: ['CREATE-03', 'FUZZ-02'],
+    overrides: {
+      readCategoryId: (raw, reference) => {
+        if (!isLosslessNumber(raw) || !INTEGER_LITERAL.test(raw.value)) return reference(raw);
+        const id = BigInt(raw.value);
+        return id < INT32.min || id > INT32.max ? { problem: `categoryId must be within ${INT32.min}..${INT32.max}, got ${raw.value}` } : reference(raw);
+      },
+    },
   },
 
   // ── names: string handling of the stack ──
@@ -85,6 +255,9 @@ export const CREATING_DEFECTS = [
     description: 'strips leading and trailing whitespace from the name (Python str.strip(), Pydantic str_strip_whitespace, Rails squish)',
     rules: ['CREATE-03', 'CREATE-05', 'CREATE-14', 'CONS-01'],
     byChance: ['FUZZ-02'],
+    overrides: {
+      readName: nameAs((name) => name.trim()),
+    },
   },
   {
     id: 'create-name-nfc',
@@ -92,6 +265,9 @@ export const CREATING_DEFECTS = [
     description: 'normalises the name to Unicode NFC before storing it (unicodedata.normalize, String.prototype.normalize)',
     rules: ['CREATE-03', 'CREATE-05', 'CREATE-14', 'CONS-01'],
     byChance: ['FUZZ-02'],
+    overrides: {
+      readName: nameAs((name) => name.normalize('NFC')),
+    },
   },
   {
     id: 'create-name-html-escaped',
@@ -99,6 +275,9 @@ export const CREATING_DEFECTS = [
     description: 'HTML-escapes the name on the way in (express-validator .escape(): <&>"\'/\\ become entities)',
     rules: ['CREATE-03', 'CREATE-05', 'CREATE-14', 'CONS-01'],
     byChance: ['FUZZ-02'],
+    overrides: {
+      readName: nameAs(escapeHtml),
+    },
   },
   {
     id: 'create-name-varchar-255',
@@ -106,12 +285,19 @@ export const CREATING_DEFECTS = [
     description: 'cuts the name to 255 characters without a word (a VARCHAR(255) column, MySQL outside strict mode)',
     rules: ['CREATE-03', 'CREATE-05', 'CREATE-14', 'CONS-01'],
     byChance: ['FUZZ-02'],
+    overrides: {
+      readName: nameAs((name) => [...name].slice(0, VARCHAR_LENGTH).join('')),
+    },
   },
   {
     id: 'create-name-utf8mb3',
     area: 'creating',
     description: 'stores a 4-byte character of the name as ? (a MySQL utf8mb3 column), while the 201 echoes the request entity (JPA save without refresh)',
     rules: ['CREATE-05', 'CREATE-14', 'CONS-01'],
+    overrides: {
+      // Outside strict mode each 4-byte character is stored as '?'.
+      storePet: (pet, reference) => reference(typeof pet.name === 'string' ? { ...pet, name: pet.name.replace(/[\u{10000}-\u{10FFFF}]/gu, '?') } : pet),
+    },
   },
 
   // ── categoryId: falsy values and coercion ──
@@ -121,6 +307,12 @@ export const CREATING_DEFECTS = [
     description: 'refuses categoryId 0 as missing (a falsy check: if (!body.categoryId))',
     rules: ['CREATE-03'],
     byChance: ['FUZZ-02'],
+    overrides: {
+      readCategoryId: (raw, reference) => {
+        const categoryId = reference(raw);
+        return 'value' in categoryId && categoryId.value === 0n ? { problem: 'categoryId is required' } : categoryId;
+      },
+    },
   },
   {
     id: 'create-categoryid-bool-as-int',
@@ -128,6 +320,9 @@ export const CREATING_DEFECTS = [
     description: 'accepts categoryId true as 1 (Python bool is an int; Pydantic lax mode)',
     rules: ['CREATE-09'],
     byChance: ['FUZZ-01'],
+    overrides: {
+      readCategoryId: (raw, reference) => (typeof raw === 'boolean' ? { value: raw ? 1n : 0n } : reference(raw)),
+    },
   },
   {
     id: 'create-ajv-coerce-types',
@@ -135,6 +330,9 @@ export const CREATING_DEFECTS = [
     description: 'coerces types before validating (fastify/ajv coerceTypes: true): name 42 becomes "42", categoryId "7" 7 and true 1, null becomes "" or 0',
     rules: ['CREATE-09'],
     byChance: ['FUZZ-01'],
+    overrides: {
+      member: (body, key, reference) => coerced(reference(body, key), key === 'categoryId' ? 'integer' : 'string', { arrays: false }),
+    },
   },
   {
     id: 'create-ajv-coerce-array',
@@ -142,6 +340,9 @@ export const CREATING_DEFECTS = [
     description: 'coerces with fastify/ajv coerceTypes: \'array\': a one-element array such as ["available"] or [1] is unwrapped into the scalar, then scalars are coerced',
     rules: ['CREATE-09'],
     byChance: ['FUZZ-01'],
+    overrides: {
+      member: (body, key, reference) => coerced(reference(body, key), key === 'categoryId' ? 'integer' : 'string', { arrays: true }),
+    },
   },
   {
     id: 'create-jackson-null-primitive',
@@ -149,6 +350,9 @@ export const CREATING_DEFECTS = [
     description: 'binds categoryId to a primitive long: Jackson leaves it 0 when the member is null or missing (FAIL_ON_NULL_FOR_PRIMITIVES is off by default)',
     rules: ['CREATE-08', 'CREATE-09'],
     byChance: ['FUZZ-01'],
+    overrides: {
+      readCategoryId: (raw, reference) => (raw === null || raw === undefined ? { value: 0n } : reference(raw)),
+    },
   },
   {
     id: 'create-go-zero-values',
@@ -156,6 +360,11 @@ export const CREATING_DEFECTS = [
     description: 'decodes into a Go struct without pointer fields: a missing or null name is "", categoryId 0, and nothing tells them from values sent',
     rules: ['CREATE-08', 'CREATE-09'],
     byChance: ['FUZZ-01'],
+    overrides: {
+      readName: (raw, reference) => (raw === null || raw === undefined ? { value: '' } : reference(raw)),
+      readCategoryId: (raw, reference) => (raw === null || raw === undefined ? { value: 0n } : reference(raw)),
+      readStatus: (raw, reference) => (raw === null ? { value: undefined } : reference(raw)),
+    },
   },
 
   // ── status: enum lookups ──
@@ -165,6 +374,12 @@ export const CREATING_DEFECTS = [
     description: 'reads a number into the status enum as its ordinal (Jackson, FAIL_ON_NUMBERS_FOR_ENUMS off by default): status 1 is pending',
     rules: ['CREATE-09'],
     byChance: ['FUZZ-01'],
+    overrides: {
+      readStatus: (raw, reference) => {
+        const ordinal = isLosslessNumber(raw) ? PET_STATUSES[Number(raw.value)] : undefined;
+        return ordinal === undefined ? reference(raw) : { value: ordinal };
+      },
+    },
   },
   {
     id: 'create-status-in-lookup',
@@ -174,6 +389,9 @@ export const CREATING_DEFECTS = [
     // fast-check's random strings favour Object.prototype's names (__proto__, toString, valueOf: some 0.8% of
     // them), so FUZZ-01's random statuses meet this defect in a few runs out of a hundred.
     byChance: ['FUZZ-01'],
+    overrides: {
+      readStatus: (raw, reference) => (typeof raw === 'string' && raw in STATUS_MAP ? { value: raw } : reference(raw)),
+    },
   },
   {
     id: 'create-status-regex-unanchored',
@@ -181,6 +399,9 @@ export const CREATING_DEFECTS = [
     description: 'checks status against the unanchored /available|pending|sold/, so "available " or "sold-out" pass',
     rules: ['CREATE-11'],
     byChance: ['FUZZ-01'],
+    overrides: {
+      readStatus: (raw, reference) => (typeof raw === 'string' && /available|pending|sold/.test(raw) ? { value: raw } : reference(raw)),
+    },
   },
   {
     id: 'create-status-lowercased',
@@ -188,6 +409,9 @@ export const CREATING_DEFECTS = [
     description: 'lower-cases status before validating it ("Available" is accepted and stored as available)',
     rules: ['CREATE-11'],
     byChance: ['FUZZ-01'],
+    overrides: {
+      readStatus: (raw, reference) => (typeof raw === 'string' && isPetStatus(raw.toLowerCase()) ? { value: raw.toLowerCase() } : reference(raw)),
+    },
   },
   {
     id: 'create-status-empty-as-absent',
@@ -195,12 +419,27 @@ export const CREATING_DEFECTS = [
     description: 'takes status "" for no status (a falsy check: if (body.status))',
     rules: ['CREATE-11'],
     byChance: ['FUZZ-01'],
+    overrides: {
+      readStatus: (raw, reference) => (raw === '' ? { value: undefined } : reference(raw)),
+    },
   },
   {
     id: 'create-rails-enum-500',
     area: 'creating',
     description: 'assigns status to a Rails ActiveRecord enum, whose ArgumentError for an unmapped value goes unrescued: 500 (a blank value becomes nil)',
     rules: ['CREATE-11', 'ERR-04', 'FUZZ-01'],
+    overrides: {
+      // A blank value becomes nil.
+      readStatus: (raw, reference) => (raw === '' ? { value: undefined } : reference(raw)),
+      // Any other string the enum does not map raises, unrescued.
+      readNewPet: (text, reference, server) => {
+        const read = reference(text);
+        if (read.ok || read.member !== 'status') return read;
+        const status = server.seams.member(server.seams.parseBody(text) as Record<string, unknown>, 'status');
+        if (typeof status !== 'string' || status.trim() === '') return read;
+        return { ok: false, status: 500, code: 'internal_error', message: `ArgumentError: '${status}' is not a valid status` };
+      },
+    },
   },
 
   // ── bodies: what Go's decoder and the frameworks' own 400s do ──
@@ -209,6 +448,13 @@ export const CREATING_DEFECTS = [
     area: 'creating',
     description: 'matches members case-insensitively, as Go\'s encoding/json does: {"Name": …, "CategoryId": 1} creates a pet',
     rules: ['CREATE-08'],
+    overrides: {
+      member: (body, key, reference) => {
+        if (Object.hasOwn(body, key)) return reference(body, key);
+        const other = Object.keys(body).find((candidate) => candidate.toLowerCase() === key.toLowerCase());
+        return other === undefined ? undefined : body[other];
+      },
+    },
   },
   {
     id: 'create-go-trailing-data',
@@ -216,24 +462,50 @@ export const CREATING_DEFECTS = [
     description: 'reads the body with Go\'s json.NewDecoder(r.Body).Decode, which takes the first JSON value and ignores what follows',
     rules: ['CREATE-13'],
     byChance: ['FUZZ-01'],
+    overrides: {
+      parseBody: (text) => firstValue(text),
+    },
   },
   {
     id: 'create-express-html-400',
     area: 'creating',
     description: 'leaves body-parser\'s SyntaxError to Express\'s default error handler: malformed JSON and non-object bodies get an HTML 400 page',
     rules: ['CREATE-12', 'CREATE-13', 'ERR-01', 'ERR-02', 'FUZZ-01'],
+    overrides: {
+      // body-parser in strict mode throws for any non-empty body that is not JSON, or not an object or array
+      // (an empty one it reads as {}), and the default error handler answers with an HTML page.
+      invalidNewPet: (failure, request, reference) => {
+        const body = bodyText(request);
+        const thrown = failure.status === 400 && body.length > 0 && (failure.code === 'invalid_json' || !/^\s*[{[]/.test(body));
+        return thrown ? text(400, 'text/html; charset=utf-8', EXPRESS_BAD_REQUEST) : reference(failure, request);
+      },
+    },
   },
   {
     id: 'create-spring-default-error',
     area: 'creating',
     description: 'answers an unreadable body (HttpMessageNotReadableException) with Spring Boot\'s default error body {timestamp, status, error, path}',
     rules: ['CREATE-12', 'CREATE-13', 'ERR-02', 'FUZZ-01'],
+    overrides: {
+      // An HttpMessageNotReadableException (Jackson could not read the body) gets the default error body.
+      invalidNewPet: (failure, request, reference) => (failure.status === 400 && failure.unreadable
+        ? json(400, { timestamp: new Date().toISOString(), status: 400, error: 'Bad Request', path: request.url })
+        : reference(failure, request)),
+    },
   },
   {
     id: 'create-fastify-validation-error',
     area: 'creating',
     description: 'answers every invalid body with fastify\'s own error shape {statusCode, code, error, message}, which has no status',
     rules: [...CREATE_400_RULES, 'ERR-02', 'FUZZ-01'],
+    overrides: {
+      invalidNewPet: (failure, request, reference) => {
+        if (failure.status !== 400) return reference(failure, request);
+        const empty = bodyText(request).trim() === '';
+        const code = failure.code === 'invalid_json' ? (empty ? 'FST_ERR_CTP_EMPTY_JSON_BODY' : 'FST_ERR_CTP_INVALID_JSON_BODY') : 'FST_ERR_VALIDATION';
+        return json(400, { statusCode: 400, code, error: 'Bad Request', message: failure.message });
+      },
+    },
   },
 
   // ── ids and what the 201 says ──
@@ -242,6 +514,16 @@ export const CREATING_DEFECTS = [
     area: 'creating',
     description: 'spreads the body over the id it assigned ({ id, ...body }, mass assignment): a client-sent id is taken, duplicates included',
     rules: ['CREATE-04', 'CONS-08'],
+    overrides: {
+      // { id, ...body }: the client's id, when the body has one, is spread over the one assigned.
+      readNewPet: (text, reference, server) => {
+        const read = reference(text);
+        if (!read.ok) return read;
+        const id = own(server.seams.parseBody(text) as Record<string, unknown>, 'id');
+        return isLosslessNumber(id) && INTEGER_LITERAL.test(id.value) ? { ...read, pet: { ...read.pet, id: BigInt(id.value) } } : read;
+      },
+      allocateId: async (fields, reference) => fields.id ?? reference(fields),
+    },
   },
   {
     id: 'create-201-no-body',
@@ -249,36 +531,64 @@ export const CREATING_DEFECTS = [
     description: 'answers 201 with a Location and no body (Spring ResponseEntity.created(uri).build())',
     // No body, so no content type to judge either: ERR-05 judges bodies, and the rules on what a 201 carries fail.
     rules: ['CREATE-02', 'CREATE-03', 'CREATE-04', 'CREATE-05', 'CREATE-06', 'FUZZ-02'],
+    overrides: {
+      respond: onAnswer('createPet', (answer, _request, server) => (answer.status === 201
+        ? { status: 201, headers: { location: `${server.settings.basePath}/pets/${String((answer.json as PetBody).id)}` } }
+        : answer)),
+    },
   },
   {
     id: 'create-id-as-string',
     area: 'creating',
     description: 'writes the id of the 201 body as a JSON string (a workaround for JSON.stringify and BigInt)',
     rules: ['CREATE-02', 'CREATE-04', 'CREATE-05', 'FUZZ-02'],
+    overrides: {
+      // JSON.stringify cannot write a BigInt, so the id goes out as a string.
+      petBody: (pet, operation, reference) => (operation === 'createPet' ? { ...reference(pet, operation), id: String(pet.id) } : reference(pet, operation)),
+    },
   },
   {
     id: 'create-status-db-default',
     area: 'creating',
     description: 'lets a column DEFAULT give a pet without status "available" while the 201 echoes the entity without it (JPA save without refresh)',
     rules: ['CREATE-05'],
+    overrides: {
+      storePet: (pet, reference) => reference(pet.status === undefined ? { ...pet, status: 'available' } : pet),
+    },
   },
   {
     id: 'list-categoryid-float64',
     area: 'creating',
     description: 'serialises the listing through float64 (Go map[string]interface{}, a JS Number), so categoryIds above 2^53 change in GET /pets only',
     rules: ['CREATE-14', 'CONS-01'],
+    overrides: {
+      petBody: (pet, operation, reference) => {
+        const body = reference(pet, operation);
+        return operation === 'listPets' && pet.categoryId !== null ? { ...body, categoryId: Number(pet.categoryId) } : body;
+      },
+    },
   },
   {
     id: 'create-content-type-exact-415',
     area: 'creating',
     description: 'answers 415 unless Content-Type is exactly "application/json" (req.headers[\'content-type\'] !== \'application/json\'), refusing a charset parameter and another letter case',
     rules: ['CREATE-16'],
+    overrides: {
+      respond: async (operation, request, reference, server) => (operation === 'createPet' && request.headers['content-type'] !== 'application/json'
+        ? server.seams.error(415, 'unsupported_media_type', 'Content-Type must be application/json')
+        : reference(operation, request)),
+    },
   },
   {
     id: 'create-content-type-case-sensitive',
     area: 'creating',
     description: 'parses the body only when Content-Type.startsWith(\'application/json\'), so Application/JSON reaches the handler without a body and gets 400',
     rules: ['CREATE-16'],
+    overrides: {
+      respond: async (operation, request, reference, server) => (operation === 'createPet' && !(request.headers['content-type'] ?? '').startsWith('application/json')
+        ? server.seams.error(400, 'invalid_body', 'request body is required')
+        : reference(operation, request)),
+    },
   },
   {
     id: 'create-name-unique-409',
@@ -287,6 +597,11 @@ export const CREATING_DEFECTS = [
     rules: ['CREATE-17'],
     // Generated names can repeat too, when the seed draws the same suffix twice.
     byChance: ['FUZZ-02'],
+    overrides: {
+      respond: async (operation, request, reference, server) => (operation === 'createPet' && nameTaken(request, server)
+        ? server.seams.error(409, 'conflict', 'a pet of that name exists')
+        : reference(operation, request)),
+    },
   },
   {
     id: 'create-name-unique-500',
@@ -294,6 +609,12 @@ export const CREATING_DEFECTS = [
     description: 'keeps names unique with a database constraint no handler catches: a repeated name raises IntegrityError, answered 500',
     rules: ['CREATE-17', 'ERR-04'],
     byChance: ['FUZZ-02'],
+    overrides: {
+      storePet: (pet, reference, server) => {
+        if (server.store.all().some((held) => held.name === pet.name)) throw new Error('IntegrityError: duplicate key value violates unique constraint "pets_name_key"');
+        reference(pet);
+      },
+    },
   },
   {
     id: 'create-name-nul-500',
@@ -302,6 +623,12 @@ export const CREATING_DEFECTS = [
     rules: ['CREATE-17', 'ERR-04'],
     // Generated names hold any code point, U+0000 included, when the seed draws it.
     byChance: ['FUZZ-02'],
+    overrides: {
+      storePet: (pet, reference) => {
+        if (typeof pet.name === 'string' && pet.name.includes('\u0000')) throw new Error('invalid byte sequence for encoding "UTF8": 0x00');
+        reference(pet);
+      },
+    },
   },
   {
     id: 'create-name-controls-stripped',
@@ -310,6 +637,9 @@ export const CREATING_DEFECTS = [
     rules: ['CREATE-17', 'CONS-01'],
     // Generated names may hold control characters: their echo (FUZZ-02) and their listing as pending (CREATE-14) change too.
     byChance: ['FUZZ-02', 'CREATE-14'],
+    overrides: {
+      readName: nameAs((name) => name.replace(/[\u0000-\u001f\u007f-\u009f]/gu, '')),
+    },
   },
   {
     id: 'create-name-cut-at-nul',
@@ -319,5 +649,8 @@ export const CREATING_DEFECTS = [
     rules: ['CONS-01'],
     // A generated pending pet whose name holds U+0000 is listed cut short to CREATE-14 too.
     byChance: ['CREATE-14'],
+    overrides: {
+      storePet: (pet, reference) => reference(typeof pet.name === 'string' ? { ...pet, name: pet.name.split('\u0000')[0]! } : pet),
+    },
   },
 ] as const satisfies readonly DefectSpec[];

@@ -1,3 +1,8 @@
+import { bodyText } from '../creating.js';
+import { petIdOf } from '../fetching.js';
+import { json, text } from '../responses.js';
+import { isRefusal, onAnswer } from '../seams.js';
+import { expressErrorPage, NGINX_401, NGINX_404 } from './pages.js';
 import type { DefectSpec } from './spec.js';
 
 const ERROR_BODY_RULES = ['AUTH-01', 'AUTH-02', 'AUTH-03', 'AUTH-04', 'AUTH-05'] as const;
@@ -7,57 +12,140 @@ const ERROR_SCHEMA_RULES = ['ERR-02', ...ERROR_BODY_RULES, 'AUTH-10', 'AUTH-11',
 
 /** Defects of the errors area. */
 export const ERRORS_DEFECTS = [
-  { id: 'errors-text-plain', area: 'errors', description: 'sends every error as text/plain (the body is still the JSON Error)', rules: ['ERR-01'] },
-  { id: 'errors-status-always-400', area: 'errors', description: 'writes status 400 in every Error body', rules: ['ERR-03', 'RATE-09'] },
+  {
+    id: 'errors-text-plain',
+    area: 'errors',
+    description: 'sends every error as text/plain (the body is still the JSON Error)',
+    rules: ['ERR-01'],
+    overrides: {
+      error: (status, code, message, reference) => ({ ...reference(status, code, message), contentType: 'text/plain; charset=utf-8' }),
+    },
+  },
+  {
+    id: 'errors-status-always-400',
+    area: 'errors',
+    description: 'writes status 400 in every Error body',
+    rules: ['ERR-03', 'RATE-09'],
+    overrides: {
+      error: (status, code, message, reference) => {
+        const error = reference(status, code, message);
+        return { ...error, json: { ...error.json, status: 400 } };
+      },
+    },
+  },
   {
     id: 'errors-without-code',
     area: 'errors',
     description: 'leaves code out of every Error body',
     rules: ERROR_SCHEMA_RULES,
+    overrides: {
+      error: (status, code, message, reference) => {
+        const error = reference(status, code, message);
+        const { code: _code, ...json } = error.json;
+        return { ...error, json };
+      },
+    },
   },
-  { id: 'list-text-plain', area: 'errors', description: 'sends the GET /pets list as text/plain', rules: ['ERR-05'] },
-  { id: 'errors-unknown-status-500', area: 'errors', description: 'answers an unknown status filter with 500', rules: ['ERR-04'] },
+  {
+    id: 'list-text-plain',
+    area: 'errors',
+    description: 'sends the GET /pets list as text/plain',
+    rules: ['ERR-05'],
+    overrides: {
+      respond: onAnswer('listPets', (answer) => (answer.status === 200 ? { ...answer, contentType: 'text/plain; charset=utf-8' } : answer)),
+    },
+  },
+  {
+    id: 'errors-unknown-status-500',
+    area: 'errors',
+    description: 'answers an unknown status filter with 500',
+    rules: ['ERR-04'],
+    overrides: {
+      parseStatus: (raw, reference) => {
+        const status = reference(raw);
+        return isRefusal(status) ? { status: 500, message: 'internal error' } : status;
+      },
+    },
+  },
   {
     id: 'errors-status-string',
     area: 'errors',
     description: 'writes the Error status as a string ("status": "404"): a Pydantic model declaring status: str, or String(res.statusCode) in an Express error handler',
     rules: ERROR_SCHEMA_RULES,
+    overrides: {
+      error: (status, code, message, reference) => {
+        const error = reference(status, code, message);
+        return { ...error, json: { ...error.json, status: String(error.json.status) } };
+      },
+    },
   },
   {
     id: 'errors-message-null',
     area: 'errors',
     description: 'writes "message": null: Jackson serialises the null getReason() of a Spring ResponseStatusException thrown without a reason',
     rules: ERROR_SCHEMA_RULES,
+    overrides: {
+      error: (status, code, message, reference) => {
+        const error = reference(status, code, message);
+        return { ...error, json: { ...error.json, message: null } };
+      },
+    },
   },
   {
     id: 'errors-detail-not-message',
     area: 'errors',
     description: 'puts the human-readable text under detail instead of message, as FastAPI\'s HTTPException does',
     rules: ERROR_SCHEMA_RULES,
+    overrides: {
+      error: (status, code, message, reference) => {
+        const error = reference(status, code, message);
+        const { message: detail, ...json } = error.json;
+        return { ...error, json: { ...json, detail } };
+      },
+    },
   },
   {
     id: 'errors-problem-json',
     area: 'errors',
     description: 'sends errors as application/problem+json (Spring 6 ProblemDetail\'s media type) though the body is the spec\'s Error',
     rules: ['ERR-01'],
+    overrides: {
+      error: (status, code, message, reference) => ({ ...reference(status, code, message), contentType: 'application/problem+json' }),
+    },
   },
   {
     id: 'errors-envelope',
     area: 'errors',
     description: 'wraps every Error in an envelope, {"error": {"code", "message", "status"}}, as Google\'s JSON style guide does',
     rules: ERROR_SCHEMA_RULES,
+    overrides: {
+      error: (status, code, message, reference) => {
+        const error = reference(status, code, message);
+        return { ...error, json: { error: error.json } };
+      },
+    },
   },
   {
     id: 'json-content-type-sniffed',
     area: 'errors',
     description: 'never sets Content-Type, so Go\'s net/http sniffs every JSON body as text/plain; charset=utf-8 (errors and successes alike)',
     rules: ['ERR-01', 'ERR-05'],
+    overrides: {
+      // http.DetectContentType names JSON text "text/plain; charset=utf-8".
+      outgoing: (request, reply, payload, reference) => {
+        if (/^application\/json/.test(String(reply.getHeader('content-type') ?? ''))) reply.header('content-type', 'text/plain; charset=utf-8');
+        return reference(request, reply, payload);
+      },
+    },
   },
   {
     id: 'fetch-404-nginx-page',
     area: 'errors',
     description: 'answers an unknown pet with nginx\'s own 404 page (text/html): proxy_intercept_errors on in front of the API replaces the upstream\'s Error body',
     rules: ['FETCH-02', 'ERR-01', 'ERR-02'],
+    overrides: {
+      petNotFound: () => text(404, 'text/html', NGINX_404),
+    },
   },
   {
     id: 'fetch-petid-express-html',
@@ -65,42 +153,74 @@ export const ERRORS_DEFECTS = [
     description: 'refuses a malformed petId with Express\'s finalhandler HTML page: next(createError(400)) reaches no error middleware of the app\'s own',
     // Still a 4xx, which is all FETCH-03 asks: only the format rules see it.
     rules: ['ERR-01', 'ERR-02'],
+    overrides: {
+      // next(createError(400, 'Invalid petId')) with no error middleware of the app's own: Express's finalhandler page.
+      invalidParameter: (parameter, refusal, reference) => (parameter === 'petId' && refusal.status === 400
+        ? text(400, 'text/html; charset=utf-8', expressErrorPage('BadRequestError: Invalid petId'))
+        : reference(parameter, refusal)),
+    },
   },
   {
     id: 'list-limit-drf-field-errors',
     area: 'errors',
     description: 'refuses a bad limit with Django REST framework\'s serializer errors, {"limit": ["A valid integer is required."]}, instead of an Error body',
     rules: ['LIST-06', 'LIST-07', 'ERR-02'],
+    overrides: {
+      invalidParameter: (parameter, refusal, reference) => (parameter === 'limit' && refusal.status === 400
+        ? json(400, { limit: ['A valid integer is required.'] })
+        : reference(parameter, refusal)),
+    },
   },
   {
     id: 'fetch-express-send-string',
     area: 'errors',
     description: 'serves GET /pets/{petId} with res.send(JSON.stringify(pet)): Express types a string body text/html',
     rules: ['ERR-05'],
+    overrides: {
+      // A string body goes out as text/html.
+      respond: onAnswer('getPet', (answer) => (answer.status === 200 ? { ...answer, contentType: 'text/html; charset=utf-8' } : answer)),
+    },
   },
   {
     id: 'list-status-sendstatus-400',
     area: 'errors',
     description: 'refuses an unknown status filter with Express\'s res.sendStatus(400): "Bad Request" as text/plain, no Error body',
     rules: ['ERR-01', 'ERR-02'],
+    overrides: {
+      invalidParameter: (parameter, refusal, reference) => (parameter === 'status' && refusal.status === 400
+        ? text(400, 'text/plain; charset=utf-8', 'Bad Request')
+        : reference(parameter, refusal)),
+    },
   },
   {
     id: 'list-hal-json',
     area: 'errors',
     description: 'sends the GET /pets array as application/hal+json: Spring HATEOAS negotiates its media type for a collection resource, though the body is a plain array',
     rules: ['ERR-05'],
+    overrides: {
+      respond: onAnswer('listPets', (answer) => (answer.status === 200 ? { ...answer, contentType: 'application/hal+json' } : answer)),
+    },
   },
   {
     id: 'fetch-jsonapi-media-type',
     area: 'errors',
     description: 'sends GET /pets/{petId} as application/vnd.api+json (a JSON:API serializer\'s media type) though the body is the spec\'s Pet',
     rules: ['ERR-05'],
+    overrides: {
+      respond: onAnswer('getPet', (answer) => (answer.status === 200 ? { ...answer, contentType: 'application/vnd.api+json' } : answer)),
+    },
   },
   {
     id: 'store-orders-nginx-401',
     area: 'errors',
     description: 'answers GET /store/orders without a valid key with nginx\'s own 401 page: auth_request on the /store/ location, in front of the API',
     rules: ['AUTH-01', 'AUTH-02', 'AUTH-03', 'AUTH-04', 'AUTH-05', 'ERR-01', 'ERR-02', 'AUTH-08'],
+    overrides: {
+      authenticate: (request, operation, reference) => {
+        const refused = reference(request, operation);
+        return refused !== undefined && operation === 'getStoreOrders' ? text(401, 'text/html', NGINX_401) : refused;
+      },
+    },
   },
   {
     id: 'fetch-route-regex-default-404',
@@ -109,12 +229,20 @@ export const ERRORS_DEFECTS = [
     // A 4xx is all FETCH-03 asks, and AUTH-07 allows a 404 from a router that matches integer ids only; the
     // unknown pet -1 is not digits either, so FETCH-02 gets the page instead of an Error.
     rules: ['FETCH-02', 'ERR-01', 'ERR-02'],
+    overrides: {
+      authenticate: (request, operation, reference) => (operation === 'getPet' && !/^[0-9]+$/.test(petIdOf(request))
+        ? text(404, 'text/html; charset=utf-8', expressErrorPage(`Cannot GET ${request.url.replace(/[<>&"]/g, '')}`))
+        : reference(request, operation)),
+    },
   },
   {
     id: 'auth-401-gateway-text-plain',
     area: 'errors',
     description: 'sends every 401 as text/plain though its body is the Error: an API gateway\'s response template for unauthorized requests sets its own Content-Type',
     rules: ['ERR-01'],
+    overrides: {
+      unauthorized: (request, reference) => ({ ...reference(request), contentType: 'text/plain' }),
+    },
   },
   {
     id: 'create-empty-body-text-400',
@@ -123,5 +251,11 @@ export const ERRORS_DEFECTS = [
     rules: ['CREATE-13', 'ERR-01', 'ERR-02'],
     // A malformed body cut short to nothing, when the seed draws one.
     byChance: ['FUZZ-01'],
+    overrides: {
+      // Express: an empty body reaches the handler as {}, and a hand-written check answers res.status(400).send('Bad Request').
+      invalidNewPet: (failure, request, reference) => (failure.status === 400 && bodyText(request).trim() === ''
+        ? text(400, 'text/html; charset=utf-8', 'Bad Request')
+        : reference(failure, request)),
+    },
   },
 ] as const satisfies readonly DefectSpec[];

@@ -1,19 +1,37 @@
+import { PAGE_SIZE } from '../../helpers/spec/facts.js';
+import { firstOf, integerParameter, LIMIT_REFUSED, pageSize } from '../listing.js';
+import { json } from '../responses.js';
+import { onAnswer, type Refusal } from '../seams.js';
 import type { DefectSpec } from './spec.js';
 
 // Pets enough that a page past 100 can be served.
 const MANY = { preload: 150 } as const;
 // Ten pets of each status, so filters and their interplay with limit have something to cut.
 const MIXED = { preload: 30 } as const;
+// An exception nothing maps to a 4xx.
+const CRASH: Refusal = { status: 500, message: 'internal error' };
 
 /** Defects of the listing area. */
 export const LISTING_DEFECTS = [
-  { id: 'list-default-limit-10', area: 'listing', description: 'answers GET /pets without limit with 10 pets', rules: ['LIST-02', 'LIST-14', 'CONS-07'] },
+  {
+    id: 'list-default-limit-10',
+    area: 'listing',
+    description: 'answers GET /pets without limit with 10 pets',
+    rules: ['LIST-02', 'LIST-14', 'CONS-07'],
+    overrides: {
+      selectPage: (pets, query, reference) => reference(pets, query.limit === undefined ? { ...query, limit: 10 } : query),
+    },
+  },
   {
     id: 'list-limit-ignored',
     area: 'listing',
     description: 'ignores limit and always answers a page of 20',
     rules: ['LIST-03', 'LIST-04', 'LIST-05', 'LIST-11', 'CONS-04', 'CONS-06'],
     options: MANY,
+    overrides: {
+      // Every page is the default page.
+      selectPage: (pets, query, reference) => reference(pets, { ...query, limit: undefined }),
+    },
   },
   {
     id: 'list-limit-off-by-one',
@@ -21,6 +39,9 @@ export const LISTING_DEFECTS = [
     description: 'answers limit=N with N+1 pets',
     rules: ['LIST-03', 'LIST-04', 'LIST-05', 'LIST-11', 'CONS-04'],
     options: MANY,
+    overrides: {
+      selectPage: (pets, query, reference) => reference(pets, query.limit === undefined ? query : { ...query, limit: query.limit + 1 }),
+    },
   },
   {
     id: 'list-limit-unbounded',
@@ -28,15 +49,43 @@ export const LISTING_DEFECTS = [
     description: 'honours a limit above 100 (limit=1000 returns every pet)',
     rules: ['LIST-06'],
     options: MANY,
+    overrides: {
+      parseLimit: (raw, reference) => {
+        const limit = integerParameter(raw);
+        return limit !== undefined && limit > PAGE_SIZE.max ? { value: limit } : reference(raw);
+      },
+    },
   },
-  { id: 'list-limit-nonpositive-500', area: 'listing', description: 'answers limit=0 or a negative limit with 500', rules: ['LIST-06', 'ERR-04'] },
-  { id: 'list-limit-noninteger-500', area: 'listing', description: 'answers a non-integer or empty limit with 500', rules: ['LIST-07', 'ERR-04'] },
+  {
+    id: 'list-limit-nonpositive-500',
+    area: 'listing',
+    description: 'answers limit=0 or a negative limit with 500',
+    rules: ['LIST-06', 'ERR-04'],
+    overrides: {
+      parseLimit: (raw, reference) => {
+        const limit = integerParameter(raw);
+        return limit !== undefined && limit < PAGE_SIZE.min ? CRASH : reference(raw);
+      },
+    },
+  },
+  {
+    id: 'list-limit-noninteger-500',
+    area: 'listing',
+    description: 'answers a non-integer or empty limit with 500',
+    rules: ['LIST-07', 'ERR-04'],
+    overrides: {
+      parseLimit: (raw, reference) => (raw !== undefined && integerParameter(raw) === undefined ? CRASH : reference(raw)),
+    },
+  },
   {
     id: 'list-status-ignored',
     area: 'listing',
     description: 'ignores the status filter',
     rules: ['LIST-09', 'LIST-11', 'CONS-05'],
     options: MIXED,
+    overrides: {
+      selectPage: (pets, query, reference) => reference(pets, { ...query, status: undefined }),
+    },
   },
   {
     id: 'list-status-empty',
@@ -44,6 +93,9 @@ export const LISTING_DEFECTS = [
     description: 'answers any status filter with an empty list',
     rules: ['LIST-10', 'LIST-11', 'CONS-06', 'CONS-07'],
     options: MIXED,
+    overrides: {
+      selectPage: (pets, query, reference) => (query.status === undefined ? reference(pets, query) : []),
+    },
   },
   {
     id: 'list-status-drops-limit',
@@ -51,6 +103,9 @@ export const LISTING_DEFECTS = [
     description: 'ignores limit when status is given (answers up to 20 pets of that status)',
     rules: ['LIST-11', 'CONS-04'],
     options: MIXED,
+    overrides: {
+      selectPage: (pets, query, reference) => reference(pets, query.status === undefined ? query : { ...query, limit: undefined }),
+    },
   },
   {
     id: 'list-categoryid-string',
@@ -58,6 +113,9 @@ export const LISTING_DEFECTS = [
     description: 'writes categoryId as a JSON string in list items',
     rules: ['LIST-01'],
     options: MIXED,
+    overrides: {
+      petBody: (pet, operation, reference) => (operation === 'listPets' ? { ...reference(pet, operation), categoryId: String(pet.categoryId) } : reference(pet, operation)),
+    },
   },
   {
     id: 'list-wrapped-object',
@@ -65,6 +123,9 @@ export const LISTING_DEFECTS = [
     description: 'answers GET /pets with {"items": [...]} instead of an array',
     rules: ['LIST-01', 'LIST-02', 'LIST-03', 'LIST-04', 'LIST-05', 'LIST-09', 'LIST-10', 'LIST-11'],
     options: MIXED,
+    overrides: {
+      respond: onAnswer('listPets', (answer) => (answer.status === 200 ? { ...answer, json: { items: answer.json } } : answer)),
+    },
   },
   // ── where the page is cut, and when ──
   {
@@ -74,18 +135,28 @@ export const LISTING_DEFECTS = [
     // Ten of each status interleaved: every default page of a status still holds some, only LIST-11's chosen case shows it.
     rules: ['LIST-11', 'CONS-07'],
     options: MIXED,
+    overrides: {
+      // SELECT … FROM (SELECT … LIMIT n) WHERE status = ?: the page is cut before it is filtered.
+      selectPage: (pets, query, reference) => reference(firstOf(pets, pageSize(query)), query),
+    },
   },
   {
     id: 'list-filter-no-default-page',
     area: 'listing',
     description: 'applies the default page of 20 only in the unfiltered branch of the query, so status=S without limit answers every pet of S',
     rules: ['LIST-14', 'CONS-04'],
+    overrides: {
+      selectPage: (pets, query, reference) => reference(pets, query.limit === undefined && query.status !== undefined ? { ...query, limit: Number.POSITIVE_INFINITY } : query),
+    },
   },
   {
     id: 'list-no-default-page',
     area: 'listing',
     description: 'has no default page at all (Rails Pet.all, limit applied only when given), so GET /pets answers every pet',
     rules: ['LIST-02', 'LIST-14', 'CONS-04'],
+    overrides: {
+      selectPage: (pets, query, reference) => reference(pets, query.limit === undefined ? { ...query, limit: Number.POSITIVE_INFINITY } : query),
+    },
   },
   // ── the bounds of limit ──
   {
@@ -93,6 +164,12 @@ export const LISTING_DEFECTS = [
     area: 'listing',
     description: 'refuses limit=100 with 400: the schema says exclusiveMaximum: 100, or the check is written limit < 100',
     rules: ['LIST-04'],
+    overrides: {
+      parseLimit: (raw, reference) => {
+        const limit = integerParameter(raw);
+        return limit !== undefined && limit >= PAGE_SIZE.max ? LIMIT_REFUSED : reference(raw);
+      },
+    },
   },
   {
     id: 'list-limit-1-refused',
@@ -100,6 +177,12 @@ export const LISTING_DEFECTS = [
     description: 'refuses limit=1 with 400: the lower bound is written limit > 1 (or exclusiveMinimum: 1)',
     // AUTH-09 sends its lowercase "bearer" request as GET /pets?limit=1 and wants a 200, so the refusal shows there too.
     rules: ['LIST-03', 'AUTH-09'],
+    overrides: {
+      parseLimit: (raw, reference) => {
+        const limit = integerParameter(raw);
+        return limit !== undefined && limit <= PAGE_SIZE.min ? LIMIT_REFUSED : reference(raw);
+      },
+    },
   },
   {
     id: 'list-limit-string-compare',
@@ -108,6 +191,10 @@ export const LISTING_DEFECTS = [
     // LIST-11 asks for a limit of 2 here ("2" > "100" as well).
     rules: ['LIST-05', 'LIST-11'],
     options: MIXED,
+    overrides: {
+      // "7" > "100": the comparison is lexicographic.
+      parseLimit: (raw, reference) => (integerParameter(raw) !== undefined && String(raw) > String(PAGE_SIZE.max) ? LIMIT_REFUSED : reference(raw)),
+    },
   },
   {
     id: 'list-limit-0-unlimited',
@@ -115,6 +202,9 @@ export const LISTING_DEFECTS = [
     description: 'reads limit=0 as "no limit" (Python `if limit:` is false for 0, so the query is never cut) and answers every pet',
     rules: ['LIST-06'],
     options: MANY,
+    overrides: {
+      parseLimit: (raw, reference) => (integerParameter(raw) === 0 ? { value: Number.POSITIVE_INFINITY } : reference(raw)),
+    },
   },
   {
     id: 'list-limit-negative-slice',
@@ -122,6 +212,13 @@ export const LISTING_DEFECTS = [
     description: 'hands a negative limit unchecked to a Python slice, pets[:-1], which answers all pets but the last',
     rules: ['LIST-06'],
     options: MANY,
+    overrides: {
+      // Handed unchecked to pets[:limit], where -1 means "all but the last".
+      parseLimit: (raw, reference) => {
+        const limit = integerParameter(raw);
+        return limit !== undefined && limit < 0 ? { value: limit } : reference(raw);
+      },
+    },
   },
   // ── how the page and its refusals are written ──
   {
@@ -129,11 +226,25 @@ export const LISTING_DEFECTS = [
     area: 'listing',
     description: 'leaves status out of list items whose status is available: Jackson @JsonInclude(NON_DEFAULT) on a DTO whose status defaults to AVAILABLE',
     rules: ['LIST-09', 'LIST-10', 'CONS-01', 'CONS-05'],
+    overrides: {
+      petBody: (pet, operation, reference) => {
+        const body = reference(pet, operation);
+        if (operation !== 'listPets' || body.status !== 'available') return body;
+        const { status: _default, ...withoutStatus } = body;
+        return withoutStatus;
+      },
+    },
   },
   {
     id: 'list-limit-422-detail',
     area: 'listing',
     description: 'refuses a bad limit the FastAPI way: 422 with {"detail": [{"loc": ["query", "limit"], ...}]} instead of an Error body',
     rules: ['LIST-06', 'LIST-07', 'ERR-02'],
+    overrides: {
+      // FastAPI's own validation answer: 422 and {"detail": [...]}, not the spec's Error.
+      invalidParameter: (parameter, refusal, reference) => (parameter === 'limit' && refusal.status === 400
+        ? json(422, { detail: [{ loc: ['query', 'limit'], msg: refusal.message, type: 'value_error' }] })
+        : reference(parameter, refusal)),
+    },
   },
 ] as const satisfies readonly DefectSpec[];

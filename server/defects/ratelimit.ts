@@ -1,4 +1,20 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { admissionOf, removeRateLimitHeaders, secondsUntilReset } from '../gate.js';
+import { text, withHeaders, withoutHeader } from '../responses.js';
+import { operationOf } from '../routes.js';
+import type { Context, SeamOverride } from '../seams.js';
 import type { DefectSpec } from './spec.js';
+
+// Under rate-enforced-below-limit, how far below X-RateLimit-Limit the gateway refuses.
+const GATEWAY_LIMIT_SHORTFALL = 5;
+
+/** An `outgoing` override for a stack whose rate-limit header middleware does not reach the responses `leftOff` picks. */
+function rateLimitHeadersLeftOff(leftOff: (request: FastifyRequest, reply: FastifyReply, server: Context) => boolean): SeamOverride<'outgoing'> {
+  return (request, reply, payload, reference, server) => {
+    if (leftOff(request, reply, server)) removeRateLimitHeaders(reply);
+    return reference(request, reply, payload);
+  };
+}
 
 /** Defects of the ratelimit area. */
 export const RATELIMIT_DEFECTS = [
@@ -8,20 +24,83 @@ export const RATELIMIT_DEFECTS = [
     // The probe's 429 is an error response too, and RATE-10 judges its headers.
     description: 'leaves the X-RateLimit headers off error responses (the 429 included)',
     rules: ['RATE-01', 'RATE-10'],
+    overrides: {
+      outgoing: rateLimitHeadersLeftOff((_request, reply) => reply.statusCode >= 400),
+    },
   },
-  { id: 'rate-remaining-frozen', area: 'ratelimit', description: 'always reports X-RateLimit-Remaining equal to the limit', rules: ['RATE-04', 'RATE-10', 'RATE-14'] },
-  { id: 'rate-reset-delta-seconds', area: 'ratelimit', description: 'sends X-RateLimit-Reset as seconds until the reset', rules: ['RATE-05'] },
+  {
+    id: 'rate-remaining-frozen',
+    area: 'ratelimit',
+    description: 'always reports X-RateLimit-Remaining equal to the limit',
+    rules: ['RATE-04', 'RATE-10', 'RATE-14'],
+    overrides: {
+      rateLimitHeaders: (admission, reference) => reference({ ...admission, remaining: admission.limit }),
+    },
+  },
+  {
+    id: 'rate-reset-delta-seconds',
+    area: 'ratelimit',
+    description: 'sends X-RateLimit-Reset as seconds until the reset',
+    rules: ['RATE-05'],
+    overrides: {
+      rateLimitHeaders: (admission, reference) => ({ ...reference(admission), 'x-ratelimit-reset': String(secondsUntilReset(admission)) }),
+    },
+  },
   {
     id: 'rate-remaining-above-limit',
     area: 'ratelimit',
     description: 'reports X-RateLimit-Remaining above X-RateLimit-Limit (until it reaches 0)',
     rules: ['RATE-03'],
+    overrides: {
+      // Kept at 0 once exhausted, so that only RATE-03 sees this defect.
+      rateLimitHeaders: (admission, reference) => reference(admission.remaining > 0 ? { ...admission, remaining: admission.remaining + admission.limit } : admission),
+    },
   },
-  { id: 'rate-limit-header-decimal', area: 'ratelimit', description: 'sends X-RateLimit-Limit as "1000.0"', rules: ['RATE-02'] },
-  { id: 'rate-429-no-retry-after', area: 'ratelimit', description: 'sends 429 without Retry-After', rules: ['RATE-08'] },
-  { id: 'rate-429-text-body', area: 'ratelimit', description: 'sends 429 with a text/plain "Too Many Requests" body', rules: ['RATE-09'] },
-  { id: 'rate-never-429', area: 'ratelimit', description: 'never enforces the limit (headers still count down)', rules: ['RATE-07'] },
-  { id: 'rate-429-remaining-nonzero', area: 'ratelimit', description: 'reports X-RateLimit-Remaining 1 on a 429', rules: ['RATE-10'] },
+  {
+    id: 'rate-limit-header-decimal',
+    area: 'ratelimit',
+    description: 'sends X-RateLimit-Limit as "1000.0"',
+    rules: ['RATE-02'],
+    overrides: {
+      rateLimitHeaders: (admission, reference) => ({ ...reference(admission), 'x-ratelimit-limit': `${admission.limit}.0` }),
+    },
+  },
+  {
+    id: 'rate-429-no-retry-after',
+    area: 'ratelimit',
+    description: 'sends 429 without Retry-After',
+    rules: ['RATE-08'],
+    overrides: {
+      tooManyRequests: (admission, reference) => withoutHeader(reference(admission), 'retry-after'),
+    },
+  },
+  {
+    id: 'rate-429-text-body',
+    area: 'ratelimit',
+    description: 'sends 429 with a text/plain "Too Many Requests" body',
+    rules: ['RATE-09'],
+    overrides: {
+      tooManyRequests: (admission, reference) => ({ ...text(429, 'text/plain; charset=utf-8', 'Too Many Requests'), headers: reference(admission).headers }),
+    },
+  },
+  {
+    id: 'rate-never-429',
+    area: 'ratelimit',
+    description: 'never enforces the limit (headers still count down)',
+    rules: ['RATE-07'],
+    overrides: {
+      limiterPolicy: (reference) => ({ ...reference(), enforce: false }),
+    },
+  },
+  {
+    id: 'rate-429-remaining-nonzero',
+    area: 'ratelimit',
+    description: 'reports X-RateLimit-Remaining 1 on a 429',
+    rules: ['RATE-10'],
+    overrides: {
+      rateLimitHeaders: (admission, reference) => reference(admission.verdict === 'limited' ? { ...admission, remaining: 1 } : admission),
+    },
+  },
   {
     id: 'rate-window-never-resets',
     area: 'ratelimit',
@@ -30,77 +109,132 @@ export const RATELIMIT_DEFECTS = [
     // Recovery is checked only on request; a short window keeps the wait for Retry-After to seconds.
     options: { rateLimit: { limit: 1000, windowMs: 5_000 } },
     cliArgs: ['--verify-recovery'],
+    overrides: {
+      limiterPolicy: (reference) => ({ ...reference(), carryExhaustion: true }),
+    },
   },
   {
     id: 'rate-reset-milliseconds',
     area: 'ratelimit',
     description: 'sends X-RateLimit-Reset in milliseconds: JavaScript\'s Date.now() + window, not divided by 1000',
     rules: ['RATE-05'],
+    overrides: {
+      rateLimitHeaders: (admission, reference) => ({ ...reference(admission), 'x-ratelimit-reset': String(admission.resetAtMs) }),
+    },
   },
   {
     id: 'rate-reset-http-date',
     area: 'ratelimit',
     description: 'sends X-RateLimit-Reset as an HTTP-date, the Retry-After formatter reused (toUTCString) for a header that wants a Unix timestamp',
     rules: ['RATE-02'],
+    overrides: {
+      rateLimitHeaders: (admission, reference) => ({ ...reference(admission), 'x-ratelimit-reset': new Date(Math.ceil(admission.resetAtMs / 1000) * 1000).toUTCString() }),
+    },
   },
   {
     id: 'rate-429-remaining-negative',
     area: 'ratelimit',
     description: 'reports X-RateLimit-Remaining -1 on a 429: limit - count with the refused request counted and no clamp at 0',
     rules: ['RATE-10'],
+    overrides: {
+      rateLimitHeaders: (admission, reference) => reference(admission.verdict === 'limited' ? { ...admission, remaining: admission.remaining - 1 } : admission),
+    },
   },
   {
     id: 'rate-headers-draft-only',
     area: 'ratelimit',
     description: 'sends only the IETF draft\'s RateLimit and RateLimit-Policy headers, no X-RateLimit-* (express-rate-limit with legacyHeaders: false)',
     rules: ['RATE-01'],
+    overrides: {
+      rateLimitHeaders: (admission, _reference, server) => ({
+        'ratelimit-policy': `${admission.limit};w=${Math.round(server.settings.rateLimit.windowMs / 1000)}`,
+        ratelimit: `limit=${admission.limit}, remaining=${admission.remaining}, reset=${secondsUntilReset(admission)}`,
+      }),
+    },
   },
   {
     id: 'rate-retry-after-fractional',
     area: 'ratelimit',
     description: 'sends Retry-After as fractional seconds ("57.312"): Python\'s reset_at - time.time() formatted without rounding',
     rules: ['RATE-08'],
+    overrides: {
+      tooManyRequests: (admission, reference) => withHeaders(reference(admission), { 'retry-after': Math.max(0.001, (admission.resetAtMs - admission.nowMs) / 1000).toFixed(3) }),
+    },
   },
   {
     id: 'rate-remaining-before-count',
     area: 'ratelimit',
     description: 'writes X-RateLimit-Remaining from the count read before the request is added to it (the header hook runs before the counter\'s), one too many: the 429 comes right after an answer that said 1 left',
     rules: ['RATE-14'],
+    overrides: {
+      // A refused request was never added, so its 0 is right.
+      rateLimitHeaders: (admission, reference) => reference(admission.verdict === 'ok' ? { ...admission, remaining: Math.min(admission.limit, admission.remaining + 1) } : admission),
+    },
   },
   {
     id: 'rate-enforced-below-limit',
     area: 'ratelimit',
     description: 'refuses at a gateway whose limit is 5 below the X-RateLimit-Limit the application counts down to (two configurations of one plan), its 429 saying Remaining 0: a 429 while the answer before said 5 left',
     rules: ['RATE-14'],
+    overrides: {
+      limiterPolicy: (reference) => ({ ...reference(), refuseBelowLimitBy: GATEWAY_LIMIT_SHORTFALL }),
+      // The gateway's 429 carries its own headers, which say the window is spent.
+      rateLimitHeaders: (admission, reference) => reference(admission.verdict === 'limited' ? { ...admission, remaining: 0 } : admission),
+    },
   },
   {
     id: 'rate-remaining-stale-on-get-pet',
     area: 'ratelimit',
     description: 'answers GET /pets/{petId} with the X-RateLimit-Remaining read before that request was counted (its route\'s header hook runs before the limiter\'s): the next answer shows Remaining fallen by two',
     rules: ['RATE-15'],
+    overrides: {
+      outgoing: (request, reply, payload, reference, server) => {
+        const admission = admissionOf(request);
+        if (operationOf(request, server) === 'getPet' && admission?.verdict === 'ok') {
+          const remaining = Number(reply.getHeader('x-ratelimit-remaining'));
+          reply.header('x-ratelimit-remaining', String(Math.min(admission.limit, remaining + 1)));
+        }
+        return reference(request, reply, payload);
+      },
+    },
   },
   {
     id: 'rate-remaining-frozen-on-get-pet',
     area: 'ratelimit',
     description: 'answers GET /pets/{petId} with X-RateLimit-Remaining from a limiter instance of its own that is never incremented (always the limit), while the global one counts the request',
     rules: ['RATE-04', 'RATE-15'],
+    overrides: {
+      outgoing: (request, reply, payload, reference, server) => {
+        if (operationOf(request, server) === 'getPet' && reply.hasHeader('x-ratelimit-remaining')) reply.header('x-ratelimit-remaining', String(server.settings.rateLimit.limit));
+        return reference(request, reply, payload);
+      },
+    },
   },
   {
     id: 'rate-headers-skip-get-pet',
     area: 'ratelimit',
     description: 'sends no X-RateLimit-* on GET /pets/{petId}: the header plugin is registered on the /pets routes only',
     rules: ['RATE-01'],
+    overrides: {
+      outgoing: rateLimitHeadersLeftOff((request, _reply, server) => operationOf(request, server) === 'getPet'),
+    },
   },
   {
     id: 'rate-headers-skip-post',
     area: 'ratelimit',
     description: 'sends no X-RateLimit-* on POST /pets answers: the headers are added by a decorator on the GET handlers',
     rules: ['RATE-01'],
+    overrides: {
+      outgoing: rateLimitHeadersLeftOff((request, _reply, server) => operationOf(request, server) === 'createPet'),
+    },
   },
   {
     id: 'rate-headers-skip-401',
     area: 'ratelimit',
     description: 'sends no X-RateLimit-* on a 401: the auth middleware answers before the rate-limit middleware runs',
     rules: ['RATE-01'],
+    overrides: {
+      outgoing: rateLimitHeadersLeftOff((_request, reply) => reply.statusCode === 401),
+    },
   },
 ] as const satisfies readonly DefectSpec[];

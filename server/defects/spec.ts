@@ -1,4 +1,40 @@
+// A defect is a bug real stacks ship, written as one entry in one file: `server/defects/<area>.ts` holds the
+// catalog entry (what the mutation harness expects of it) and the code that breaks the reference server,
+// side by side. The reference server itself holds no defect: it calls every decision through a named seam
+// (`server/seams.ts` lists them all, each with a line on what it decides), and a defect overrides seams.
+//
+// To add one:
+//   1. Find the seam where the stack goes wrong, in server/seams.ts (a query parameter read, the page
+//      selected, a NewPet member read, the id allocated, the pet stored or looked up, the key judged, the
+//      rate-limit headers, the Error built, an operation's whole answer, the response on its way out).
+//   2. Write the override as a wrapper around the reference: it gets the seam's own arguments, then
+//      `reference` (the seam it wraps), then `server` (settings, store, and the composed `seams`). Change
+//      only what the bug changes and hand everything else to `reference`:
+//
+//        {
+//          id: 'list-limit-0-unlimited',
+//          area: 'listing',
+//          description: 'reads limit=0 as "no limit" (Python `if limit:` is false for 0) and answers every pet',
+//          rules: ['LIST-06'],
+//          overrides: {
+//            parseLimit: (raw, reference) => (integerParameter(raw) === 0 ? { value: Number.POSITIVE_INFINITY } : reference(raw)),
+//          },
+//        },
+//
+//      An answer is a value (`Answer`: status, headers, contentType, json or text), so a wrapper can change
+//      one part of it: `{ ...reference(status, code, message), contentType: 'text/plain' }`. The helpers that
+//      build and reshape answers are in server/responses.ts (`json`, `text`, `withHeaders`, `withoutHeader`);
+//      `onAnswer(operation, change)` and `insteadOf(operation, answer)` in server/seams.ts reshape or replace
+//      one operation's whole answer. A bug that is the whole response on its way out (a proxy's page, a
+//      header stripped) overrides `outgoing`. An unrescued exception is a `throw`: the server answers 500.
+//   3. Name the rules a `--strict` run must fail (`rules`), the ones a fuzzed body may also hit (`byChance`),
+//      and any settings (`options`) or CLI options (`cliArgs`) without which no check could see the bug.
+//   4. Prove it: `npm run build && npx vitest run tests/mutation/mutation.test.ts -t <id>`.
+//
+// Reuse the reference's own helpers (`integerParameter`, `readCredentials`, `firstOf`, …) rather than
+// re-deriving what the spec says, and keep a bug's state (a cache, say) keyed by `server`, never module-wide.
 import type { Area } from '../../helpers/spec/catalog.js';
+import type { Overrides } from '../seams.js';
 import type { ServerSettings } from '../settings.js';
 
 export type { Area } from '../../helpers/spec/catalog.js';
@@ -19,4 +55,6 @@ export interface DefectSpec {
   options?: Partial<ServerSettings>;
   /** CLI options without which no check can see the defect (a rule that runs only on request). */
   cliArgs?: readonly string[];
+  /** The defect itself: the seams it overrides. A defect made of settings alone has none. */
+  overrides?: Overrides;
 }

@@ -1,4 +1,15 @@
+import { GET_PET_REMOVAL, PAGE_SIZE } from '../../helpers/spec/facts.js';
+import { integerParameter } from '../listing.js';
+import { withHeaders } from '../responses.js';
+import { onAnswer } from '../seams.js';
 import type { VariantSpec } from './spec.js';
+
+// A fixed announcement date keeps responses reproducible.
+const DEPRECATED_SINCE = Date.UTC(2025, 0, 1) / 1000;
+// The spec's removal date as an HTTP-date (RFC 8594): 'Thu, 05 Dec 2030 00:00:00 GMT'.
+const SUNSET = new Date(`${GET_PET_REMOVAL}T00:00:00Z`).toUTCString();
+// How many 429s of a window a key may receive before its next request bans it.
+const BAN_AFTER_429S = 3;
 
 /** The first gallery: int64 ids, Retry-After forms, extra fields, status defaults, transport and plans. */
 export const CORE_VARIANTS = [
@@ -8,14 +19,67 @@ export const CORE_VARIANTS = [
     description: 'assigns ids from 2^53+11, which a double cannot hold',
     options: { firstId: 2n ** 53n + 11n },
   },
-  { id: 'retry-after-http-date', area: 'ratelimit', description: 'sends Retry-After as an HTTP-date' },
-  { id: 'extra-fields', area: 'creating', description: 'adds createdAt and tags: [] to every Pet body' },
-  { id: 'default-status', area: 'creating', description: 'gives a pet created without status the status available' },
+  {
+    id: 'retry-after-http-date',
+    area: 'ratelimit',
+    description: 'sends Retry-After as an HTTP-date',
+    overrides: {
+      tooManyRequests: (admission, reference) => withHeaders(reference(admission), { 'retry-after': new Date(Math.ceil(admission.resetAtMs / 1000) * 1000).toUTCString() }),
+    },
+  },
+  {
+    id: 'extra-fields',
+    area: 'creating',
+    description: 'adds createdAt and tags: [] to every Pet body',
+    overrides: {
+      petBody: (pet, operation, reference) => ({ ...reference(pet, operation), createdAt: pet.createdAt, tags: [] }),
+    },
+  },
+  {
+    id: 'default-status',
+    area: 'creating',
+    description: 'gives a pet created without status the status available',
+    overrides: {
+      readNewPet: (text, reference) => {
+        const read = reference(text);
+        return read.ok && read.pet.status === undefined ? { ...read, pet: { ...read.pet, status: 'available' } } : read;
+      },
+    },
+  },
   { id: 'no-status', area: 'creating', description: 'leaves status out of a pet created without one (the default behaviour)' },
-  { id: 'charset', area: 'transport', description: 'sends every JSON body as application/json; charset=utf-8' },
-  { id: 'newest-first', area: 'listing', description: 'lists the newest pet first' },
-  { id: 'clamp-limit', area: 'listing', description: 'clamps an out-of-range integer limit into 1–100 instead of answering 400' },
-  { id: 'slow', area: 'transport', description: 'delays every response by 200 ms' },
+  {
+    id: 'charset',
+    area: 'transport',
+    description: 'sends every JSON body as application/json; charset=utf-8',
+    overrides: {
+      jsonType: () => 'application/json; charset=utf-8',
+    },
+  },
+  {
+    id: 'newest-first',
+    area: 'listing',
+    description: 'lists the newest pet first',
+    overrides: {
+      selectPage: (pets, query, reference) => reference([...pets].reverse(), query),
+    },
+  },
+  {
+    id: 'clamp-limit',
+    area: 'listing',
+    description: 'clamps an out-of-range integer limit into 1–100 instead of answering 400',
+    overrides: {
+      parseLimit: (raw, reference) => {
+        const limit = integerParameter(raw);
+        return limit === undefined ? reference(raw) : { value: Math.min(Math.max(limit, PAGE_SIZE.min), PAGE_SIZE.max) };
+      },
+    },
+  },
+  {
+    id: 'slow',
+    area: 'transport',
+    description: 'delays every response by 200 ms',
+    options: { latencyMs: 200 },
+  },
   {
     id: 'free-plan',
     area: 'ratelimit',
@@ -26,11 +90,21 @@ export const CORE_VARIANTS = [
     id: 'deprecation-headers',
     area: 'versioning',
     description: 'announces the deprecation of GET /pets/{petId} with Deprecation, Sunset and Link headers',
+    overrides: {
+      respond: onAnswer('getPet', (answer, _request, server) => withHeaders(answer, {
+        deprecation: `@${DEPRECATED_SINCE}`,
+        sunset: SUNSET,
+        link: `<${server.settings.basePath}/pets>; rel="successor-version"`,
+      })),
+    },
   },
   {
     id: 'ban-after-429',
     area: 'ratelimit',
     description: 'bans a key (403 until restart) that sends more than 3 requests while it is answered 429',
+    overrides: {
+      limiterPolicy: (reference) => ({ ...reference(), banAfter429s: BAN_AFTER_429S }),
+    },
   },
   {
     id: 'read-lag',

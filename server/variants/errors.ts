@@ -6,5 +6,12 @@ export const ERRORS_VARIANTS = [
     id: 'error-extra-members',
     area: 'errors',
     description: 'adds details: [] and a traceId to every Error body (the Error schema names what must be there, not all that may)',
+    overrides: {
+      // Extra members are allowed: the Error schema names what must be there, not all that may be.
+      error: (status, code, message, reference) => {
+        const error = reference(status, code, message);
+        return { ...error, json: { ...error.json, details: [], traceId: `trace-${status}-${code}` } };
+      },
+    },
   },
 ] as const satisfies readonly VariantSpec[];

@@ -1,19 +1,80 @@
+import { PAGE_SIZE } from '../../helpers/spec/facts.js';
+import { integerParameter, LIMIT_REFUSED } from '../listing.js';
+import { isPetStatus } from '../new-pet.js';
+import type { StoredPet } from '../pet-store.js';
+import { isRefusal } from '../seams.js';
 import type { VariantSpec } from './spec.js';
+
+/** A fresh order on every call: the spec promises no order, so a client may not rely on one. */
+function shuffled(pets: readonly StoredPet[]): StoredPet[] {
+  const copy = [...pets];
+  for (let i = copy.length - 1; i > 0; i--) {
+    const j = Math.floor(Math.random() * (i + 1));
+    [copy[i], copy[j]] = [copy[j]!, copy[i]!];
+  }
+  return copy;
+}
 
 /** Conforming variants of the listing area. */
 export const LISTING_VARIANTS = [
-  { id: 'shuffled', area: 'listing', description: 'lists pets in a fresh random order on every call: the spec promises no order' },
+  {
+    id: 'shuffled',
+    area: 'listing',
+    description: 'lists pets in a fresh random order on every call: the spec promises no order',
+    overrides: {
+      selectPage: (pets, query, reference) => reference(shuffled(pets), query),
+    },
+  },
   {
     id: 'query-errors-422',
     area: 'listing',
     description: 'refuses a malformed limit, an unknown status and a malformed petId with 422 and an Error body (FastAPI\'s status for validation): the spec names no status for them',
+    overrides: {
+      invalidParameter: (parameter, refusal, reference, server) => (refusal.status === 400
+        ? server.seams.error(422, 'invalid_parameter', refusal.message)
+        : reference(parameter, refusal)),
+    },
   },
   {
     id: 'lenient-limit',
     area: 'listing',
     description: 'reads limit with parseInt: "10abc" is 10, "1.5" is 1, "abc" and "" give the default page; out-of-range integers are still refused',
+    overrides: {
+      // parseInt as Express code often reads a query: a numeric prefix is the limit, anything else the default page.
+      parseLimit: (raw, reference) => {
+        if (raw === undefined) return reference(raw);
+        const limit = typeof raw === 'string' ? Number.parseInt(raw, 10) : Number.NaN;
+        if (Number.isNaN(limit)) return reference(undefined);
+        return limit >= PAGE_SIZE.min && limit <= PAGE_SIZE.max ? { value: limit } : LIMIT_REFUSED;
+      },
+    },
   },
-  { id: 'limit-zero-empty', area: 'listing', description: 'answers limit=0 with an empty page instead of refusing it: at most 0 pets, never more than 100' },
-  { id: 'unknown-status-empty', area: 'listing', description: 'answers an unknown status filter with an empty page: no pet holds that status' },
-  { id: 'status-filter-case-insensitive', area: 'listing', description: 'matches the status filter case-insensitively (status=PENDING lists pending pets)' },
+  {
+    id: 'limit-zero-empty',
+    area: 'listing',
+    description: 'answers limit=0 with an empty page instead of refusing it: at most 0 pets, never more than 100',
+    overrides: {
+      parseLimit: (raw, reference) => (integerParameter(raw) === 0 ? { value: 0 } : reference(raw)),
+    },
+  },
+  {
+    id: 'unknown-status-empty',
+    area: 'listing',
+    description: 'answers an unknown status filter with an empty page: no pet holds that status',
+    overrides: {
+      // An unknown status matches no pet.
+      parseStatus: (raw, reference) => {
+        const status = reference(raw);
+        return isRefusal(status) ? { value: typeof raw === 'string' ? raw : String(raw) } : status;
+      },
+    },
+  },
+  {
+    id: 'status-filter-case-insensitive',
+    area: 'listing',
+    description: 'matches the status filter case-insensitively (status=PENDING lists pending pets)',
+    overrides: {
+      parseStatus: (raw, reference) => (typeof raw === 'string' && isPetStatus(raw.toLowerCase()) ? { value: raw.toLowerCase() } : reference(raw)),
+    },
+  },
 ] as const satisfies readonly VariantSpec[];

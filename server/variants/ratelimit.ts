@@ -6,6 +6,9 @@ export const RATELIMIT_VARIANTS = [
     id: 'errors-not-counted',
     area: 'ratelimit',
     description: 'counts only successful requests (express-rate-limit\'s skipFailedRequests): the spec leaves open which requests the limits apply to',
+    overrides: {
+      limiterPolicy: (reference) => ({ ...reference(), countOnlySuccess: true }),
+    },
   },
   {
     id: 'sliding-window',
@@ -13,10 +16,16 @@ export const RATELIMIT_VARIANTS = [
     description: 'limits by a sliding log: each request counts for a window\'s length, and X-RateLimit-Reset (when the oldest counted request drops out) moves forward as requests age',
     // A short window, so that requests age out and the Reset moves within one run.
     options: { rateLimit: { limit: 100, windowMs: 2_000 } },
+    overrides: {
+      limiterPolicy: (reference) => ({ ...reference(), slidingLog: true }),
+    },
   },
   {
     id: 'limit-by-address',
     area: 'ratelimit',
     description: 'limits by client address, not by key (a reverse proxy\'s limit_req keyed on the remote address): requests without a valid key spend the key\'s window too',
+    overrides: {
+      rateLimitBucket: (request) => `addr:${request.ip}`,
+    },
   },
 ] as const satisfies readonly VariantSpec[];

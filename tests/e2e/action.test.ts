@@ -10,6 +10,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { packagePath } from '../../helpers/package-root.js';
 import { startReferenceServer } from '../../server/reference-server.js';
+import { withSwitches } from '../../server/switches.js';
 import { reportIn } from '../support/cli.js';
 import { harnessPlan, withChildSlot } from '../support/harness.js';
 
@@ -97,7 +98,7 @@ describe('action.yml', () => {
   });
 
   it('runs the suite with the inputs: the verdict, report folder and exit code as outputs, summary.md on the step summary', async () => {
-    const server = await startReferenceServer({ apiKeys: ['action-key-51c0de9f'], defects: ['create-200'], ...harnessPlan(undefined) });
+    const server = await startReferenceServer(withSwitches({ apiKeys: ['action-key-51c0de9f'], defects: ['create-200'], ...harnessPlan(undefined) }));
     try {
       const workspace = mkdtempSync(join(scratch, 'workspace-'));
       const run = await withChildSlot(() => runAction(packagePath(), workspace, { 'base-url': server.url, 'api-key': server.apiKey, strict: 'true', args: '--concurrency 2\n--seed 7' }));

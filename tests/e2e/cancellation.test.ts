@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { packagePath } from '../../helpers/package-root.js';
 import { startReferenceServer } from '../../server/reference-server.js';
+import { withSwitches } from '../../server/switches.js';
 import { reportIn } from '../support/cli.js';
 import { withChildSlot } from '../support/harness.js';
 
@@ -38,7 +39,7 @@ function runAndSignal(baseUrl: string, apiKey: string, signals: NodeJS.Signals[]
 describe('a cancelled run', () => {
   it('stops on SIGTERM 8 s in, writes every report of what it judged, and exits 143 within 15 s', async () => {
     // 200 ms a response: a full run takes far longer than 8 s, so the signal lands mid-run.
-    const server = await startReferenceServer({ apiKeys: ['cancel-key-5b1d'], variants: ['slow'], rateLimit: { limit: 300, windowMs: 60_000 } });
+    const server = await startReferenceServer(withSwitches({ apiKeys: ['cancel-key-5b1d'], variants: ['slow'], rateLimit: { limit: 300, windowMs: 60_000 } }));
     try {
       const ended = await withChildSlot(() => runAndSignal(server.url, server.apiKey, ['SIGTERM'], 8_000));
       expect(ended.code, ended.output).toBe(143);
@@ -63,7 +64,7 @@ describe('a cancelled run', () => {
   }, 5 * 60_000);
 
   it('exits at once, 130, on a second SIGINT', async () => {
-    const server = await startReferenceServer({ apiKeys: ['cancel-key-6c2e'], variants: ['slow'], rateLimit: { limit: 300, windowMs: 60_000 } });
+    const server = await startReferenceServer(withSwitches({ apiKeys: ['cancel-key-6c2e'], variants: ['slow'], rateLimit: { limit: 300, windowMs: 60_000 } }));
     try {
       const ended = await withChildSlot(() => runAndSignal(server.url, server.apiKey, ['SIGINT', 'SIGINT'], 3_000));
       expect(ended.code, ended.output).toBe(130);

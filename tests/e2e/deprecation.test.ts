@@ -11,6 +11,7 @@ import type { Report } from '../../cli/report.js';
 import { parseJson } from '../../helpers/json.js';
 import { packagePath } from '../../helpers/package-root.js';
 import { startReferenceServer } from '../../server/reference-server.js';
+import { withSwitches } from '../../server/switches.js';
 import { withChildSlot } from '../support/harness.js';
 
 const TIMEOUT_MS = 3 * 60_000;
@@ -18,7 +19,7 @@ const GET_PET_RULES = ['CREATE-05', 'FETCH-01', 'FETCH-02', 'VER-02'];
 
 /** Runs runConformance() of the built package in a child process, against a server without GET /pets/{petId}. */
 async function certifyWithoutGetPet(today: string): Promise<Report> {
-  const server = await startReferenceServer({ apiKeys: ['deprecation-key-2b9d'], defects: ['fetch-removed'] });
+  const server = await startReferenceServer(withSwitches({ apiKeys: ['deprecation-key-2b9d'], defects: ['fetch-removed'] }));
   const reportDir = mkdtempSync(join(tmpdir(), 'petstore-deprecation-'));
   const options = { baseUrl: server.url, apiKey: server.apiKey, reportDir, today, only: ['creating', 'fetching', 'versioning'] };
   const script = `const { runConformance } = await import(${JSON.stringify(packagePath('dist', 'index.js'))});

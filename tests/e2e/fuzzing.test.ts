@@ -19,6 +19,7 @@ import { generatedValues, sendGenerated, shrinkFirstFailure, type FuzzBudget } f
 import type { Report } from '../../cli/report.js';
 import { DEFECTS, type DefectId } from '../../server/defects.js';
 import { createReferenceApp } from '../../server/reference-server.js';
+import { withSwitches } from '../../server/switches.js';
 import { ruleIds } from '../support/cli.js';
 import { certifyInProcess, runInProcess } from '../support/in-process.js';
 import { withChildSlot } from '../support/harness.js';
@@ -166,7 +167,7 @@ describe('the reference server in-process, against thousands of generated bodies
   // mishandles every body of one kind is caught by any seed: that is what these cases prove, over 300 seeds.
   for (const { defect, mutation, shape } of TRIGGERS) {
     it(`${defect} mishandles every ${mutation ? `${mutation} body` : `valid ${shape} body`}, whatever the seed`, async () => {
-      const app = createReferenceApp({ apiKeys: [KEY], defects: [defect], ...NO_LIMIT });
+      const app = createReferenceApp(withSwitches({ apiKeys: [KEY], defects: [defect], ...NO_LIMIT }));
       if (mutation) {
         for (const body of acrossSeeds<InvalidBody>(invalidBodies(PREFIX, mutationNamed(mutation)), 300)) {
           const answer = await inject(app, body.text);
@@ -244,7 +245,7 @@ function recordingServer(defects: DefectId[]) {
   let app: FastifyInstance;
   let url = '';
   beforeAll(async () => {
-    app = createReferenceApp({ apiKeys: [KEY], defects, ...NO_LIMIT });
+    app = createReferenceApp(withSwitches({ apiKeys: [KEY], defects, ...NO_LIMIT }));
     app.addHook('preHandler', async (request) => {
       if (request.method === 'POST') bodies.push(String(request.body ?? ''));
     });

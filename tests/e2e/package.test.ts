@@ -111,6 +111,30 @@ describe('the packed package', () => {
     expect(unexpected).toEqual([]);
   });
 
+  it('holds the reference server, and not the defect and variant catalogs the suite tests itself with', () => {
+    expect(packedFiles).toEqual(expect.arrayContaining(['dist/server/main.js', 'dist/server/reference-server.js', 'dist/server/seams.d.ts']));
+    const catalogs = packedFiles.filter((path) => /^dist\/server\/(defects|variants)(\/|\.)|^dist\/server\/switches\./.test(path));
+    expect(catalogs).toEqual([]);
+  });
+
+  it('serves its reference server from dist/server/main.js, and answers --defect with one line: the catalogs are not in the package', async () => {
+    const main = join(consumer, 'node_modules', 'petstore-conformance', 'dist', 'server', 'main.js');
+    const server = spawn(process.execPath, [main, '--key', 'main-key-41c9'], { cwd: consumer, env: cleanEnv() });
+    try {
+      const url = /listening on (\S+)$/.exec(await firstLine(server))?.[1];
+      const answer = await fetch(`${url}/pets?limit=1`, { headers: { authorization: 'Bearer main-key-41c9' } });
+      expect(answer.status).toBe(200);
+    } finally {
+      server.kill('SIGTERM');
+      await new Promise((resolve) => server.once('exit', resolve));
+    }
+    // Bounded: with the catalogs in the package, this would start a defective server that never exits.
+    const run = await exec(process.execPath, [main, '--defect', 'list-default-limit-10'], { cwd: consumer, timeoutMs: 15_000 });
+    expect(run.code).toBe(2);
+    expect(run.stderr.trim().split('\n')).toEqual([expect.stringContaining('ship only with the source repository')]);
+    expect(run.stdout).toBe('');
+  }, RUN_TIMEOUT_MS);
+
   it('answers `npx petstore-conformance --help` with the usage', async () => {
     const run = await npxCli(['--help']);
     expect(run.code).toBe(0);
@@ -166,7 +190,8 @@ describe('the packed package', () => {
     const reportDir = join(work, 'programmatic');
     writeFileSync(join(consumer, 'certify.mjs'), [
       "import { runConformance, startReferenceServer } from 'petstore-conformance';",
-      "const server = await startReferenceServer({ defects: ['list-default-limit-10'] });",
+      // A server with a defect, made with the public overrides: a default page of 10 where the spec says 20.
+      'const server = await startReferenceServer({ overrides: [{ selectPage: (pets, query, reference) => reference(pets, { ...query, limit: query.limit ?? 10 }) }] });',
       'try {',
       "  const report = await runConformance({ baseUrl: server.url, apiKey: server.apiKey, only: ['listing'], reportDir: process.argv[2] });",
       '  const { runId, verdict, exitCode, tool, specVersion, options } = report;',
@@ -197,12 +222,17 @@ describe('the packed package', () => {
 
   it('gives a TypeScript consumer the types of the programmatic API', async () => {
     writeFileSync(join(consumer, 'consumer.mts'), [
-      "import { runConformance, startReferenceServer, type Report } from 'petstore-conformance';",
+      "import { runConformance, startReferenceServer, type Overrides, type Report } from 'petstore-conformance';",
       "const server = await startReferenceServer({ apiKeys: ['key'] });",
       "const report: Report = await runConformance({ baseUrl: server.url, apiKey: server.apiKey, only: ['listing'] });",
       "const verdict: 'certified' | 'not-certified' | 'incomplete' | 'not-judged' = report.verdict;",
       '// @ts-expect-error timeoutMs is a number of milliseconds, not a duration string',
       "await runConformance({ timeoutMs: '10s' });",
+      "const zeroIsEmpty: Overrides = { parseLimit: (raw, reference) => (raw === '0' ? { value: 0 } : reference(raw)) };",
+      'const variant = await startReferenceServer({ overrides: [zeroIsEmpty] });',
+      "// @ts-expect-error the package's reference server takes overrides, not the ids of the suite's own catalogs",
+      "await startReferenceServer({ defects: ['list-default-limit-10'] });",
+      'await variant.close();',
       'await server.close();',
       'export { verdict };',
     ].join('\n'));

@@ -6,8 +6,8 @@ import { parse as parseYaml } from 'yaml';
 import { jsonEquals, parseJson, stringifyJson, type Json } from '../../helpers/json.js';
 import { packagePath } from '../../helpers/package-root.js';
 import { DEFECTS } from '../../server/defects.js';
-import type { ReferenceServerOptions } from '../../server/options.js';
 import { startReferenceServer, type RunningReferenceServer } from '../../server/reference-server.js';
+import { withSwitches, type SwitchedServerOptions } from '../../server/switches.js';
 import { VARIANTS } from '../../server/variants.js';
 
 interface Exchange {
@@ -59,10 +59,10 @@ function asArray(exchange: Exchange): Array<Record<string, Json>> {
   return exchange.body as Array<Record<string, Json>>;
 }
 
-function withServer(options: ReferenceServerOptions): { server: () => RunningReferenceServer } {
+function withServer(options: SwitchedServerOptions): { server: () => RunningReferenceServer } {
   let running: RunningReferenceServer | undefined;
   beforeAll(async () => {
-    running = await startReferenceServer(options);
+    running = await startReferenceServer(withSwitches(options));
   });
   afterAll(async () => {
     await running?.close();
@@ -353,7 +353,7 @@ describe('rate limiting', () => {
 
 describe('conforming variants', () => {
   it('charset: every JSON response carries charset=utf-8', async () => {
-    const server = await startReferenceServer({ variants: ['charset'] });
+    const server = await startReferenceServer(withSwitches({ variants: ['charset'] }));
     try {
       for (const exchange of [await call(server, '/pets'), await call(server, '/pets', { auth: null }), await call(server, '/x')]) {
         expect(exchange.headers.get('content-type')).toBe('application/json; charset=utf-8');
@@ -364,7 +364,7 @@ describe('conforming variants', () => {
   });
 
   it('extra-fields and default-status: a created pet gains createdAt, tags and status available', async () => {
-    const server = await startReferenceServer({ variants: ['extra-fields', 'default-status'] });
+    const server = await startReferenceServer(withSwitches({ variants: ['extra-fields', 'default-status'] }));
     try {
       const created = await post(server, VALID_PET);
       expect(created.body).toMatchObject({ ...VALID_PET, status: 'available', createdAt: expect.any(String), tags: [] });
@@ -374,7 +374,7 @@ describe('conforming variants', () => {
   });
 
   it('newest-first and clamp-limit: lists newest first and clamps an out-of-range limit', async () => {
-    const server = await startReferenceServer({ preload: 120, variants: ['newest-first', 'clamp-limit'] });
+    const server = await startReferenceServer(withSwitches({ preload: 120, variants: ['newest-first', 'clamp-limit'] }));
     try {
       expect(asArray(await call(server, '/pets?limit=1'))[0]?.id).toBe(120);
       expect(asArray(await call(server, '/pets?limit=0'))).toHaveLength(1);
@@ -386,7 +386,7 @@ describe('conforming variants', () => {
   });
 
   it('ids-above-2p53: ids start at 2^53+11 and survive exactly', async () => {
-    const server = await startReferenceServer({ variants: ['ids-above-2p53'] });
+    const server = await startReferenceServer(withSwitches({ variants: ['ids-above-2p53'] }));
     try {
       const created = await post(server, VALID_PET);
       expect(created.text).toMatch(/^\{"id":9007199254741003,/);
@@ -398,7 +398,7 @@ describe('conforming variants', () => {
   });
 
   it('deprecation-headers: getPet announces deprecation, sunset and successor', async () => {
-    const server = await startReferenceServer({ preload: 1, variants: ['deprecation-headers'] });
+    const server = await startReferenceServer(withSwitches({ preload: 1, variants: ['deprecation-headers'] }));
     try {
       const exchange = await call(server, '/pets/1');
       expect(exchange.headers.get('deprecation')).toMatch(/^@\d+$/);
@@ -410,7 +410,7 @@ describe('conforming variants', () => {
   });
 
   it('free-plan and slow: the limit is 60 and every response takes 200 ms', async () => {
-    const server = await startReferenceServer({ variants: ['free-plan', 'slow'] });
+    const server = await startReferenceServer(withSwitches({ variants: ['free-plan', 'slow'] }));
     try {
       const started = performance.now();
       const exchange = await call(server, '/pets');
@@ -422,7 +422,7 @@ describe('conforming variants', () => {
   });
 
   it('an explicit option wins over a variant setting', async () => {
-    const server = await startReferenceServer({ variants: ['free-plan'], rateLimit: { limit: 5, windowMs: 1000 } });
+    const server = await startReferenceServer(withSwitches({ variants: ['free-plan'], rateLimit: { limit: 5, windowMs: 1000 } }));
     try {
       expect((await call(server, '/pets')).headers.get('x-ratelimit-limit')).toBe('5');
     } finally {
@@ -432,8 +432,8 @@ describe('conforming variants', () => {
 });
 
 describe('defect switches', () => {
-  async function withDefect<T>(options: ReferenceServerOptions, run: (server: RunningReferenceServer) => Promise<T>): Promise<T> {
-    const server = await startReferenceServer(options);
+  async function withDefect<T>(options: SwitchedServerOptions, run: (server: RunningReferenceServer) => Promise<T>): Promise<T> {
+    const server = await startReferenceServer(withSwitches(options));
     try {
       return await run(server);
     } finally {
@@ -539,7 +539,7 @@ describe('the defect and variant catalogs', () => {
 
   it('let every defect and variant start a server', async () => {
     for (const entry of [...DEFECTS.map((d) => ({ defects: [d.id] })), ...VARIANTS.map((v) => ({ variants: [v.id] }))]) {
-      const server = await startReferenceServer(entry as ReferenceServerOptions);
+      const server = await startReferenceServer(withSwitches(entry));
       expect((await call(server, '/pets', { auth: null })).status).toBeGreaterThanOrEqual(200);
       await server.close();
     }

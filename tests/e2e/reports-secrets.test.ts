@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startReferenceServer } from '../../server/reference-server.js';
+import { withSwitches } from '../../server/switches.js';
 import { runCli } from '../support/cli.js';
 import { withChildSlot } from '../support/harness.js';
 
@@ -20,7 +21,7 @@ describe('the API key', () => {
   it('appears in no file the run wrote, nor in its stdout or stderr', async () => {
     const key = `secret-${randomBytes(9).toString('hex')}`;
     // The defects put exchanges that carried the key (as Bearer, and under Basic) into the evidence.
-    const server = await startReferenceServer({ apiKeys: [key], defects: ['auth-basic-accepted', 'list-default-limit-10'] });
+    const server = await startReferenceServer(withSwitches({ apiKeys: [key], defects: ['auth-basic-accepted', 'list-default-limit-10'] }));
     try {
       const reportDir = mkdtempSync(join(tmpdir(), 'petstore-secrets-'));
       // The key on the command line, the harder case: nothing may echo an argument back.

@@ -9,6 +9,7 @@ import { resolveRunOptions } from '../../cli/resolve-options.js';
 import { certify } from '../../cli/run.js';
 import { proxyRouteFor } from '../../helpers/http/proxy.js';
 import { startReferenceServer } from '../../server/reference-server.js';
+import { withSwitches } from '../../server/switches.js';
 import { withChildSlot } from '../support/harness.js';
 
 const REPORT_FILES = ['badge.svg', 'exchanges.har', 'junit.xml', 'manifest.json', 'report.html', 'report.json', 'summary.md'];
@@ -52,7 +53,7 @@ describe('a run and its worker', () => {
 
   it('stop within a second or two of the cancellation, mid-request, and still write every report', async (ctx) => {
     // 200 ms a response: the run is mid-request when it is cancelled.
-    const server = await startReferenceServer({ apiKeys: [KEY], variants: ['slow'] });
+    const server = await startReferenceServer(withSwitches({ apiKeys: [KEY], variants: ['slow'] }));
     if (proxyRouteFor(server.url)) ctx.skip();
     try {
       const controller = new AbortController();

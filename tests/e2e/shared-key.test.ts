@@ -6,6 +6,7 @@
 // two windows or more (a window outlasts a run that nothing paces), and waits seconds, not a minute.
 import { describe, expect, it } from 'vitest';
 import { startReferenceServer } from '../../server/reference-server.js';
+import { withSwitches } from '../../server/switches.js';
 import { runCli } from '../support/cli.js';
 import { brokenRules, outputTail } from '../support/harness.js';
 
@@ -13,7 +14,7 @@ const PRO_WINDOW_MS = 20_000;
 
 describe('two runs at once with one key', () => {
   it('are both certified on the Pro plan (300 a window), waiting for the shared window, and the key is never banned', async () => {
-    const server = await startReferenceServer({ apiKeys: ['shared-key-3f7a'], variants: ['ban-after-429'], rateLimit: { limit: 300, windowMs: PRO_WINDOW_MS } });
+    const server = await startReferenceServer(withSwitches({ apiKeys: ['shared-key-3f7a'], variants: ['ban-after-429'], rateLimit: { limit: 300, windowMs: PRO_WINDOW_MS } }));
     try {
       const env = { PETSTORE_API_KEY: server.apiKey };
       // No child slot: the two runs spend their time waiting for windows, and must overlap to mean anything.

@@ -1,4 +1,4 @@
-// The mutation harness: every defect switch of the reference server must be caught by a full
+// The mutation harness: every defect of the reference server must be caught by a full
 // certification, and by exactly the rules the defect names. This is what proves each check can fail.
 //
 // One defect by hand:  npm run build && npx vitest run tests/mutation/mutation.test.ts -t list-limit-ignored

@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { parseJson } from '../../helpers/json.js';
 import { packagePath } from '../../helpers/package-root.js';
 import type { Report } from '../../cli/report.js';
-import { startReferenceServer, type ReferenceServerOptions, type RunningReferenceServer } from '../../server/reference-server.js';
+import { startReferenceServer, type RunningReferenceServer } from '../../server/reference-server.js';
+import { withSwitches, type SwitchedServerOptions } from '../../server/switches.js';
 
 export interface CliRun {
   code: number;
@@ -40,8 +41,8 @@ export function reportIn(dir: string): Report | undefined {
 }
 
 /** Starts a reference server (with defects or variants), runs the CLI against it, and stops the server. */
-export async function certify(serverOptions: ReferenceServerOptions, args: readonly string[] = [], options: { timeoutMs?: number } = {}): Promise<CliRun & { server: RunningReferenceServer }> {
-  const server = await startReferenceServer({ apiKeys: ['test-key-4f9a1c'], ...serverOptions });
+export async function certify(serverOptions: SwitchedServerOptions, args: readonly string[] = [], options: { timeoutMs?: number } = {}): Promise<CliRun & { server: RunningReferenceServer }> {
+  const server = await startReferenceServer(withSwitches({ apiKeys: ['test-key-4f9a1c'], ...serverOptions }));
   try {
     const run = await runCli(['--base-url', server.url, ...args], { env: { PETSTORE_API_KEY: server.apiKey }, timeoutMs: options.timeoutMs });
     return { ...run, server };

@@ -12,15 +12,16 @@ import { certify as certifyRun } from '../../cli/run.js';
 import { TOOL } from '../../cli/tool.js';
 import { proxyRouteFor } from '../../helpers/http/proxy.js';
 import { Redactor } from '../../helpers/http/redact.js';
-import { startReferenceServer, type ReferenceServerOptions, type RunningReferenceServer } from '../../server/reference-server.js';
+import { startReferenceServer, type RunningReferenceServer } from '../../server/reference-server.js';
+import { withSwitches, type SwitchedServerOptions } from '../../server/switches.js';
 import { reportIn, runCli, type CliRun } from './cli.js';
 
 /** As runCli's, a run that takes longer is cut off. */
 const DEFAULT_TIMEOUT_MS = 120_000;
 
 /** As certify, the run in this process; the report is read back from report.json as a user would read it. */
-export async function certifyInProcess(serverOptions: ReferenceServerOptions, args: readonly string[] = [], options: { timeoutMs?: number } = {}): Promise<CliRun & { server: RunningReferenceServer }> {
-  const server = await startReferenceServer({ apiKeys: ['test-key-4f9a1c'], ...serverOptions });
+export async function certifyInProcess(serverOptions: SwitchedServerOptions, args: readonly string[] = [], options: { timeoutMs?: number } = {}): Promise<CliRun & { server: RunningReferenceServer }> {
+  const server = await startReferenceServer(withSwitches({ apiKeys: ['test-key-4f9a1c'], ...serverOptions }));
   try {
     return { ...await runInProcess(['--base-url', server.url, ...args], server.apiKey, { timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS }), server };
   } finally {
