@@ -6,6 +6,7 @@ import { FETCHING_DEFECTS } from './defects/fetching.js';
 import { FUZZING_DEFECTS } from './defects/fuzzing.js';
 import { LISTING_DEFECTS } from './defects/listing.js';
 import { RATELIMIT_DEFECTS } from './defects/ratelimit.js';
+import { REQUESTS_DEFECTS } from './defects/requests.js';
 import type { DefectSpec } from './defects/spec.js';
 import { STORE_DEFECTS } from './defects/store.js';
 import { VERSIONING_DEFECTS } from './defects/versioning.js';
@@ -24,6 +25,7 @@ export const DEFECTS = [
   ...AUTH_DEFECTS,
   ...STORE_DEFECTS,
   ...VERSIONING_DEFECTS,
+  ...REQUESTS_DEFECTS,
   ...ERRORS_DEFECTS,
   ...RATELIMIT_DEFECTS,
   ...CONSISTENCY_DEFECTS,

@@ -1,4 +1,5 @@
 import { ratePlan } from '../helpers/spec/facts.js';
+import { DEFAULT_BODY_LIMIT_BYTES } from './around.js';
 import type { Overrides } from './seams.js';
 import type { RateLimitSettings, ResolvedSettings, ServerSettings } from './settings.js';
 
@@ -35,6 +36,7 @@ export function resolveOptions(options: ReferenceServerOptions): ResolvedOptions
     firstId: options.firstId ?? 1n,
     readLagMs: options.readLagMs ?? 0,
     latencyMs: options.latencyMs ?? 0,
+    bodyLimitBytes: options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES,
     overrides: options.overrides ?? [],
   };
 }

@@ -48,6 +48,14 @@ export class PetStore {
     if (this.readLagMs > 0) this.#visibleFromMs.set(pet, Date.now() + this.readLagMs);
   }
 
+  /** Forgets a pet. The spec names no way to delete one: only a server that implements DELETE beyond it calls this. */
+  delete(id: bigint): void {
+    const pet = this.#byId.get(id);
+    if (!pet) return;
+    this.#byId.delete(id);
+    this.#ordered.splice(this.#ordered.indexOf(pet), 1);
+  }
+
   get(id: bigint): StoredPet | undefined {
     const pet = this.#byId.get(id);
     return pet && this.#visible(pet, Date.now()) ? pet : undefined;

@@ -1,6 +1,7 @@
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { aroundSeams, drain, registerOtherMethods } from './around.js';
 import { authSeams } from './auth.js';
 import { creatingSeams } from './creating.js';
 import { fetchingSeams } from './fetching.js';
@@ -10,7 +11,7 @@ import { newPetSeams } from './new-pet.js';
 import { resolveOptions, type ReferenceServerOptions, type ResolvedOptions } from './options.js';
 import { PetStore, preloadPets } from './pet-store.js';
 import { FixedWindowLimiter, type LimiterStats } from './rate-limiter.js';
-import { responseSeams, sendError } from './responses.js';
+import { responseSeams, send, sendError } from './responses.js';
 import { registerRoutes, routingSeams } from './routes.js';
 import { composeSeams, type Context, type Seams } from './seams.js';
 
@@ -49,6 +50,7 @@ function buildApp(options: ReferenceServerOptions): { app: FastifyInstance; ctx:
   const ctx = createContext(resolveOptions(options));
   const app = Fastify({
     logger: false,
+    bodyLimit: ctx.settings.bodyLimitBytes,
     // A URL fastify cannot decode never reaches the hooks; it still gets the gate and an Error body.
     frameworkErrors: (error, request, reply) => {
       void gate(ctx)(request, reply).then((sent) => sent ?? sendError(reply, ctx, 400, 'bad_request', error.message));
@@ -59,14 +61,19 @@ function buildApp(options: ReferenceServerOptions): { app: FastifyInstance; ctx:
   app.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => done(null, body));
   app.addHook('onRequest', gate(ctx));
   app.addHook('onSend', finishResponse(ctx));
-  app.setErrorHandler((error: { statusCode?: number; message?: string }, _request, reply) => {
+  app.setErrorHandler(async (error: { statusCode?: number; message?: string; code?: string }, request, reply) => {
+    if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+      await drain(request);
+      return send(reply, ctx, ctx.seams.bodyTooLarge(request));
+    }
     const status = error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 600 ? error.statusCode : 500;
     return status >= 500
       ? sendError(reply, ctx, status, 'internal_error', 'internal server error')
       : sendError(reply, ctx, status, 'bad_request', error.message ?? 'bad request');
   });
-  app.setNotFoundHandler((request, reply) => sendError(reply, ctx, 404, 'not_found', `no operation ${request.method} ${request.url}`));
+  app.setNotFoundHandler((request, reply) => send(reply, ctx, ctx.seams.notFound(request)));
   registerRoutes(app, ctx);
+  registerOtherMethods(app, ctx);
   return { app, ctx };
 }
 
@@ -85,6 +92,7 @@ function createContext({ overrides, ...settings }: ResolvedOptions): Context {
     ...newPetSeams(ctx),
     ...creatingSeams(ctx),
     ...fetchingSeams(ctx),
+    ...aroundSeams(ctx),
   };
   ctx.seams = composeSeams(reference, overrides, ctx);
   ctx.limiter = new FixedWindowLimiter(settings.rateLimit, ctx.seams.limiterPolicy());

@@ -172,6 +172,16 @@ export interface Seams {
   findPet: (id: bigint) => StoredPet | undefined;
   /** The answer for a petId no pet holds. */
   petNotFound: (request: FastifyRequest) => Answer;
+
+  // ── The requests around the operations (around.ts) ──
+  /** The answer to a method a path with operations does not take; `allow` lists the ones it does. */
+  otherMethod: (request: FastifyRequest, allow: string) => Answer;
+  /** The answer to OPTIONS on a path with operations; `allow` lists its methods. */
+  options: (request: FastifyRequest, allow: string) => Answer;
+  /** The answer to a path under the base URL that names no operation. */
+  notFound: (request: FastifyRequest) => Answer;
+  /** The answer to a body over the size limit, once the server has read it. */
+  bodyTooLarge: (request: FastifyRequest) => Answer;
 }
 
 export type SeamName = keyof Seams;
@@ -194,6 +204,7 @@ const SEAM_ARITY: { readonly [K in SeamName]: Parameters<Seams[K]>['length'] } =
   petBody: 2,
   parseBody: 1, member: 2, readName: 1, readCategoryId: 1, readStatus: 1, readNewPet: 1, invalidNewPet: 2, allocateId: 1, storePet: 1,
   parsePetId: 1, findPet: 1, petNotFound: 1,
+  otherMethod: 2, options: 2, notFound: 1, bodyTooLarge: 1,
 };
 
 /**

@@ -33,6 +33,8 @@ export interface ServerSettings {
   readLagMs?: number;
   /** How long every response is held before it is sent: a target 50–300 ms away, without leaving loopback. Default 0. */
   latencyMs?: number;
+  /** The largest request body read; a larger one is answered by the `bodyTooLarge` seam. Default 1 MiB (fastify's). */
+  bodyLimitBytes?: number;
 }
 
 /** ServerSettings with every default filled in: what a running server's handlers read. */
@@ -46,4 +48,5 @@ export interface ResolvedSettings {
   firstId: bigint;
   readLagMs: number;
   latencyMs: number;
+  bodyLimitBytes: number;
 }

@@ -6,6 +6,7 @@ import { AUTH_VARIANTS } from './variants/auth.js';
 import { TRANSPORT_VARIANTS } from './variants/transport.js';
 import { ERRORS_VARIANTS } from './variants/errors.js';
 import { RATELIMIT_VARIANTS } from './variants/ratelimit.js';
+import { REQUESTS_VARIANTS } from './variants/requests.js';
 import type { VariantSpec } from './variants/spec.js';
 
 export type { VariantSpec } from './variants/spec.js';
@@ -24,6 +25,7 @@ export const VARIANTS = [
   ...TRANSPORT_VARIANTS,
   ...ERRORS_VARIANTS,
   ...RATELIMIT_VARIANTS,
+  ...REQUESTS_VARIANTS,
 ] as const satisfies readonly VariantSpec[];
 
 export type VariantId = (typeof VARIANTS)[number]['id'];

@@ -2,7 +2,7 @@
 import { describe } from 'vitest';
 import { check, type CheckContext, type CheckOptions } from '../helpers/judge/check.js';
 import type { SendOptions } from '../helpers/http/client.js';
-import { describeExchange, type AuthMode, type Exchange } from '../helpers/http/exchange.js';
+import { describeExchange, KEY_PLACES, type AuthMode, type Exchange } from '../helpers/http/exchange.js';
 import { expectError, expectStatus, responseOf } from '../helpers/judge/expect.js';
 import { groupExchanges, type OperationId } from '../helpers/judge/operations.js';
 import { petName, petsKnownToExist, recordIfCreated, unknownPetId, type Pet } from '../helpers/fixtures/pets.js';
@@ -23,6 +23,11 @@ const BROKEN_AUTH: Record<Exclude<AuthMode, 'key' | 'lowercase-bearer'>, string>
   'basic-raw': 'the unencoded key under the Basic scheme',
   'token-scheme': 'the key under the Token scheme',
   bare: 'the bare key without a scheme',
+  'bearer-no-space': 'Bearer and the key with no space between them',
+  'key-elsewhere': `no Authorization header and the key in the query (${KEY_PLACES.query.join(', ')}), in cookies (${KEY_PLACES.cookie.join(', ')}) and in headers (${KEY_PLACES.headers.join(', ')})`,
+  'key-in-query': `no Authorization header and the key in the query parameters ${KEY_PLACES.query.join(', ')}`,
+  'key-in-cookie': `no Authorization header and the key in the cookies ${KEY_PLACES.cookie.join(', ')}`,
+  'key-in-headers': `no Authorization header and the key in the headers ${KEY_PLACES.headers.join(', ')}`,
 };
 type BrokenAuth = keyof typeof BROKEN_AUTH;
 
@@ -95,8 +100,28 @@ async function expectKeyCheckedFirst(ctx: CheckContext, what: string, request: S
   expectStatus(exchange, allowed, `${what} with ${BROKEN_AUTH[auth]}`);
 }
 
+/** The listing AUTH-10 and AUTH-11 send: it needs no pet, so the credential alone decides the answer. */
+const LIST_ONE: SendOptions = { path: '/pets', query: { limit: '1' } };
+
+/**
+ * The key where auth libraries also look for one, never in Authorization: the spec says the key is missing, so
+ * 401. Every place goes in one request, so that the key travels outside its header once on a conforming server;
+ * only a server that took it from somewhere is asked once per place, to say where.
+ */
+async function expectKeyElsewhereRefused(ctx: CheckContext): Promise<void> {
+  const together = await ctx.client.send({ ...LIST_ONE, auth: 'key-elsewhere' });
+  if (responseOf(together).status === 401) return expectError(together, 401, `listPets with ${BROKEN_AUTH['key-elsewhere']}`);
+  const places = ['key-in-query', 'key-in-cookie', 'key-in-headers'] as const;
+  const alone = await Promise.all(places.map((auth) => ctx.client.send({ ...LIST_ONE, auth })));
+  const accepted = alone.filter((exchange) => responseOf(exchange).status !== 401);
+  // A server that answers each place alone 401, but not all of them together, is judged by the request that showed it.
+  for (const exchange of accepted.length > 0 ? accepted : [together]) {
+    await ctx.softly(() => expectError(exchange, 401, `listPets with ${BROKEN_AUTH[exchange.request.auth as BrokenAuth]}`));
+  }
+}
+
 // Each credential check sends its own requests and reads nothing another sends: they run together.
-// AUTH-08 judges every 401 of the area, so it waits for them all.
+// AUTH-08 judges every 401 of the area sent before it, so it waits for them.
 const TOGETHER: CheckOptions = { concurrent: true };
 
 describe('auth', () => {
@@ -159,4 +184,8 @@ describe('auth', () => {
     const exchange = await ctx.client.send({ path: '/pets', query: { limit: '1' }, auth: 'lowercase-bearer' });
     expectStatus(exchange, [200], 'the key sent as "bearer <key>"');
   }, TOGETHER);
+
+  check('AUTH-10', (ctx) => expectKeyElsewhereRefused(ctx), TOGETHER);
+
+  check('AUTH-11', (ctx) => expectRefused(ctx, 'listPets', LIST_ONE, 'bearer-no-space'), TOGETHER);
 });

@@ -1,7 +1,7 @@
 // POST /pets (createPet): what a 201 carries, int64 exactness, and the table of invalid bodies.
 import { describe } from 'vitest';
 import { check, type CheckContext, type CheckOptions } from '../helpers/judge/check.js';
-import { skipIfGetPetRemoved } from '../helpers/judge/deprecation.js';
+import { getPetRemoved, skipIfGetPetRemoved } from '../helpers/judge/deprecation.js';
 import { answeredSuccess, describeExchange, type Exchange } from '../helpers/http/exchange.js';
 import { expectError, expectSchema, expectStatus, expectThat, preview, responseOf } from '../helpers/judge/expect.js';
 import { isJsonObject, parseJson, type Json } from '../helpers/json.js';
@@ -325,6 +325,79 @@ async function expectAllRejected(ctx: CheckContext, rule: keyof ReturnType<typeo
   });
 }
 
+/**
+ * The media type written two more ways a client library writes it (RFC 9110 §8.3.1: type, subtype and
+ * parameter names are case-insensitive): both are application/json, which a check by string equality refuses.
+ */
+const MEDIA_TYPES = [
+  { label: 'charset', contentType: 'application/json; charset=utf-8', about: 'with a charset parameter' },
+  { label: 'media-type-case', contentType: 'Application/JSON', about: 'in another letter case' },
+] as const;
+
+/** CREATE-16: a valid NewPet under each spelling of application/json, created like any other. */
+async function expectMediaTypesAccepted(ctx: CheckContext): Promise<void> {
+  await softlyTogether(ctx, MEDIA_TYPES, async ({ label, contentType, about }) => {
+    const sent = { name: petName(ctx.config.runId, `content-type-${label}`), categoryId: 6, status: 'sold' };
+    const exchange = await ctx.client.send({ method: 'POST', path: '/pets', json: sent, headers: { 'content-type': contentType } });
+    recordIfCreated(ctx, exchange);
+    // Created is what is asked: the exact status of a creation is CREATE-01's to judge.
+    expectThat(answeredSuccess(exchange), {
+      what: `a valid NewPet sent as Content-Type: ${contentType} (application/json ${about})`, expected: 'the pet created (201), as under application/json',
+      seen: String(responseOf(exchange).status), body: preview(responseOf(exchange).rawBody), exchanges: [exchange],
+    });
+  });
+}
+
+/** A name CREATE-17 sends: what it holds, and the name itself. */
+interface NameProbe {
+  label: string;
+  about: string;
+  name: string;
+}
+
+/**
+ * Names a database or a sanitiser may choke on, each on a pet of its own so that a server refusing one is still
+ * judged on the others: the name of a pet the run created (a unique constraint on name), control characters
+ * (C0, DEL and the C1 NEL: sanitisers strip them) and U+0000 (PostgreSQL's text refuses it, C strings end at it).
+ */
+function nameProbes(runId: string, repeated: string | undefined): NameProbe[] {
+  return [
+    ...(repeated === undefined ? [] : [{ label: 'repeated', about: 'the name another pet of this run already has', name: repeated }]),
+    { label: 'controls', about: 'control characters (tab, line feed, carriage return, U+0001, U+001B, U+007F, U+0085)', name: `${petName(runId, 'controls')}-\t-\n-\r-\u0001-\u001b-\u007f-\u0085-end` },
+    { label: 'nul', about: 'U+0000', name: `${petName(runId, 'nul')}-\u0000-end` },
+  ];
+}
+
+/** What a name probe sends: its name on a valid NewPet of its own categoryId. */
+function nameProbeBody(probe: NameProbe): Record<string, Json> {
+  return { name: probe.name, categoryId: 7, status: 'sold' };
+}
+
+/**
+ * CREATE-17 for one name: 400 with an Error (the spec sets no character set, so a server may refuse), or the pet
+ * created with the name echoed exactly; nothing else. The pet is then read back once, so that the store model
+ * holds what was stored: CONS-01 judges that read against what was written, as it judges every read of the run.
+ */
+async function expectNameKeptOrRefused(ctx: CheckContext, probe: NameProbe): Promise<void> {
+  const sent = nameProbeBody(probe);
+  const exchange = await ctx.client.send({ method: 'POST', path: '/pets', json: sent });
+  recordIfCreated(ctx, exchange);
+  if (isRefusal(exchange)) return ctx.observe(`${probe.label}: refused with 400 and an Error body`);
+  expectThat(wasCreated({ sent, exchange }), {
+    what: `a name holding ${probe.about}`, expected: 'the pet created (201), or 400 with an Error body', seen: String(responseOf(exchange).status),
+    body: preview(responseOf(exchange).rawBody), exchanges: [exchange],
+  });
+  // A body without a string name is CREATE-02's and CREATE-03's finding: only a name the server shows is compared.
+  const answered = responseOf(exchange).json;
+  if (isJsonObject(answered) && typeof answered.name === 'string') {
+    const echoed = petFieldDifferences(sent, answered, ['name']);
+    await ctx.softly(() => expectThat(echoed.length === 0, { what: `a name holding ${probe.about}`, expected: 'the name echoed exactly as sent', seen: echoed.join('; '), exchanges: [exchange] }));
+  }
+  const id = createdId({ sent, exchange });
+  if (id === undefined || getPetRemoved(ctx.config.today)) return ctx.observe(`${probe.label}: created; not read back (${id === undefined ? 'no integer id' : 'GET /pets/{petId} is removed'})`);
+  await readAfterWrite(ctx, `GET /pets/${id}`, answeredAt(exchange), () => ctx.client.send({ path: `/pets/${id}` }), (answer) => answer.response?.status !== 404);
+}
+
 // Each invalid-body check sends its own bodies and reads nothing another sends: CREATE-08..13 run together.
 // CREATE-14 reads every creation of the run, so it waits for them all.
 const TOGETHER: CheckOptions = { concurrent: true };
@@ -461,6 +534,27 @@ describe('creating', () => {
       ctx.observe(lag.shown
         ? `${lag.what} showed the write after ${lag.waitedMs} ms (${lag.attempts} reads)`
         : `${lag.what} still did not show the write after ${lag.waitedMs} ms (${lag.attempts} reads): judged as it stood`);
+    }
+  });
+
+  check('CREATE-16', (ctx) => expectMediaTypesAccepted(ctx), TOGETHER);
+
+  check('CREATE-17', async (ctx) => {
+    // The basic pet's name, repeated: it is created here when no check before did (--only CREATE-17).
+    const basic = await creation(ctx, 'basic');
+    if (!wasCreated(basic)) ctx.observe(`the basic pet was not created (${describeExchange(basic.exchange)}), so no name is repeated`);
+    const probes = nameProbes(ctx.config.runId, wasCreated(basic) ? String(basic.sent.name) : undefined);
+    await softlyTogether(ctx, probes, (probe) => expectNameKeptOrRefused(ctx, probe));
+  }, TOGETHER);
+
+  check('CREATE-18', async (ctx) => {
+    const probes = nameProbes(ctx.config.runId, String(NEW_PETS.basic(ctx.config.runId).name));
+    const answers = ctx.client.exchanges.filter((exchange) => exchange.rule === 'CREATE-17' && exchange.request.method === 'POST' && exchange.response);
+    if (answers.length === 0) ctx.skip('CREATE-17 sent no name, so there is no answer to report (it did not run, or could not create the pet whose name it repeats)');
+    for (const exchange of answers) {
+      const name = (parsedBody(exchange.request.body) as Record<string, Json> | undefined)?.name;
+      const probe = probes.find((candidate) => candidate.name === name);
+      ctx.observe(`a name holding ${probe?.about ?? show(name)}: ${isRefusal(exchange) ? 'refused (400 and an Error)' : `answered ${responseOf(exchange).status}`}`);
     }
   });
 });

@@ -10,7 +10,9 @@ import {
 import { check, type CheckContext, type CheckOptions } from '../helpers/judge/check.js';
 import { expectSchema, expectStatus, expectThat } from '../helpers/judge/expect.js';
 import { sendGenerated, shrinkFirstFailure, type FuzzFailure } from '../helpers/fuzz/property.js';
-import { jsonEquals, stringifyJson } from '../helpers/json.js';
+import { isJsonObject, jsonEquals, parseJson, stringifyJson } from '../helpers/json.js';
+import type { Exchange } from '../helpers/http/exchange.js';
+import { operationOf } from '../helpers/judge/operations.js';
 import { RuleViolation } from '../helpers/judge/outcome.js';
 import { mayRefuseNewPet, show, petFieldDifferences, type PetField } from '../helpers/fixtures/pet-fields.js';
 import { petName, recordIfCreated } from '../helpers/fixtures/pets.js';
@@ -126,8 +128,9 @@ async function expectRejected(ctx: CheckContext, body: InvalidBody): Promise<voi
 async function expectEchoed(ctx: CheckContext, shape: string, pet: NewPetBody): Promise<void> {
   const exchange = await post(ctx, stringifyJson(pet));
   const context = `valid NewPet (${shape})`;
-  // A limit of the server's own (unknown members, a long name) may refuse the body, as CREATE-03 allows too.
-  const limit = mayRefuseNewPet(pet);
+  // A limit of the server's own (unknown members, a long name, control characters, a name sent twice: generated
+  // names may repeat) may refuse the body, as CREATE-03 and CREATE-17 allow too.
+  const limit = mayRefuseNewPet(pet, { nameRepeated: exchange.response?.status === 400 && nameSentElsewhere(ctx, pet.name, exchange) });
   if (limit !== undefined && exchange.response?.status === 400) {
     expectSchema(exchange, 'Error', `${context}, refused for ${limit}`);
     return;
@@ -138,6 +141,20 @@ async function expectEchoed(ctx: CheckContext, shape: string, pet: NewPetBody): 
   const fields: PetField[] = pet.status === undefined ? ['name', 'categoryId'] : ['name', 'categoryId', 'status'];
   const differences = petFieldDifferences(pet, created, fields);
   expectThat(differences.length === 0, { what: context, expected: `the Pet to echo ${fields.join(', ')} as sent`, seen: differences.join('; '), exchanges: [exchange] });
+}
+
+/** Whether another creation of the run sent this name: a server may keep names unique and refuse the second. */
+function nameSentElsewhere(ctx: CheckContext, name: string, exchange: Exchange): boolean {
+  return ctx.client.exchanges.some((other) => other !== exchange && operationOf(other, ctx.config.baseUrl) === 'createPet' && sentName(other) === name);
+}
+
+function sentName(exchange: Exchange): unknown {
+  try {
+    const body = parseJson(exchange.request.body ?? '');
+    return isJsonObject(body) ? body.name : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 function bodies(count: number, kind: 'valid' | 'invalid'): string {

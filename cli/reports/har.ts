@@ -21,13 +21,13 @@ export function toHar(report: Report, exchanges: readonly Exchange[]): Har {
 
 // HAR lets a writer add fields whose names start with an underscore.
 // _jsonError and _truncated keep what the client concluded of the body, so `verify` can replay it as it was read.
-type RunEntry = Entry & { _seq: number; _sentAfter?: number; response: Response & { _error?: string; _retried?: true; _jsonError?: string; _truncated?: boolean } };
+type RunEntry = Entry & { _seq: number; _sentAfter?: number; request: Entry['request'] & { _padBytes?: number }; response: Response & { _error?: string; _retried?: true; _jsonError?: string; _truncated?: boolean } };
 
 function entryOf(exchange: Exchange): RunEntry {
   const { request, response } = exchange;
   // The client measures one span, from send to the last body byte; HAR wants it split, so it is all "wait".
   const wait = Math.max(0, exchange.durationMs);
-  const requestBodySize = request.body === undefined ? 0 : Buffer.byteLength(request.body);
+  const requestBodySize = request.body === undefined ? 0 : Buffer.byteLength(request.body) + (request.padBytes ?? 0);
   const entry: RunEntry = {
     startedDateTime: exchange.startedAt,
     time: wait,
@@ -41,6 +41,8 @@ function entryOf(exchange: Exchange): RunEntry {
       ...(request.body === undefined ? {} : { postData: { mimeType: request.headers['content-type'] ?? '', text: request.body } }),
       headersSize: -1,
       bodySize: requestBodySize,
+      // The spaces sent after the body's first character, which postData leaves out (RecordedRequest.padBytes).
+      ...(request.padBytes ? { _padBytes: request.padBytes } : {}),
     },
     response: response
       ? {

@@ -2,7 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { STATUS_CODES } from 'node:http';
 import { readFileSync } from 'node:fs';
 import { request, type Dispatcher } from 'undici';
-import { authorizationFor, type AuthMode, type Exchange, type RecordedRequest, type RecordedResponse } from './exchange.js';
+import { authorizationFor, keyElsewhereFor, type AuthMode, type Exchange, type RecordedRequest, type RecordedResponse } from './exchange.js';
 import { stringifyJson } from '../json.js';
 import type { CancellationWatch } from './cancellation.js';
 import { liveClock, type RunClock } from './clock.js';
@@ -27,8 +27,11 @@ export interface SendOptions {
   json?: unknown;
   /** Body text sent as it is (malformed JSON on purpose). */
   body?: string;
-  headers?: Record<string, string>;
+  /** Headers to send; null leaves one out, the client's own Accept included. */
+  headers?: Record<string, string | null>;
   auth?: AuthMode;
+  /** Spaces to send after the body's first character (JSON whitespace): a body of a few MiB that is recorded as a line. */
+  padBytes?: number;
   /** The 429 probe wants to see the 429 itself: it may spend the reserve and pass Remaining 0; no retry, no backoff. */
   expect429?: boolean;
 }
@@ -304,18 +307,25 @@ export class PetstoreClient {
     if (this.breaker.isOpen) throw new TransportError(this.breaker.reason);
     this.sent += 1;
     const sentAfter = this.exchanges.length;
-    const url = this.urlFor(request, baseUrl);
+    const mode = request.auth ?? 'key';
+    // The key outside Authorization (AUTH-10) is recorded as $PETSTORE_API_KEY: the record never holds it.
+    const elsewhere = keyElsewhereFor(mode, this.options.apiKey);
+    const url = this.urlFor(request, baseUrl, elsewhere.query?.value);
     const method = request.method ?? (request.json !== undefined || request.body !== undefined ? 'POST' : 'GET');
     const body = request.body ?? (request.json !== undefined ? stringifyJson(request.json) : undefined);
-    const auth = authorizationFor(request.auth ?? 'key', this.options.apiKey);
-    const headers: Record<string, string> = { accept: 'application/json', ...lowerCaseKeys(request.headers ?? {}) };
+    const auth = authorizationFor(mode, this.options.apiKey);
+    const headers = withoutLeftOut({ accept: 'application/json', ...lowerCaseKeys(request.headers ?? {}) });
     if (body !== undefined && headers['content-type'] === undefined) headers['content-type'] = 'application/json';
+    const padBytes = body !== undefined && request.padBytes ? request.padBytes : undefined;
     const recorded: RecordedRequest = {
-      method, url, body, auth: request.auth ?? 'key',
-      headers: { ...headers, ...(auth.shown !== undefined ? { authorization: auth.shown } : {}) },
+      method, url: this.urlFor(request, baseUrl, elsewhere.query?.shown), body, auth: mode,
+      headers: { ...headers, ...shownForms(elsewhere.headers), ...(auth.shown !== undefined ? { authorization: auth.shown } : {}) },
+      ...(padBytes ? { padBytes } : {}),
     };
+    Object.assign(headers, sentForms(elsewhere.headers));
     if (auth.value !== undefined) headers.authorization = auth.value;
-    const answer = this.options.replay ? this.replayed(this.options.replay, recorded, onNewConnection) : await this.live(url, method, headers, body, onNewConnection);
+    const sentBody = padBytes && body ? `${body.slice(0, 1)}${' '.repeat(padBytes)}${body.slice(1)}` : body;
+    const answer = this.options.replay ? this.replayed(this.options.replay, recorded, onNewConnection) : await this.live(url, method, headers, sentBody, onNewConnection);
     if (answer.seq !== undefined) await this.replayTurn(answer.seq);
     const { response, error, startedAt, durationMs } = answer;
     const exchange: Exchange = Object.freeze({
@@ -381,9 +391,11 @@ export class PetstoreClient {
     return { status: response.statusCode, headers: flat, ...await readBody(response.body, flat['content-encoding'], this.options.maxResponseBytes) };
   }
 
-  private urlFor(request: SendOptions, baseUrl: string): string {
+  /** The request's URL; `extra` is query text appended as it is (the key's parameters, sent or shown). */
+  private urlFor(request: SendOptions, baseUrl: string, extra?: string): string {
     const base = baseUrl.replace(/\/+$/, '');
-    const query = typeof request.query === 'string' ? request.query : request.query ? new URLSearchParams(request.query).toString() : '';
+    const given = typeof request.query === 'string' ? request.query : request.query ? new URLSearchParams(request.query).toString() : '';
+    const query = [given, extra].filter((part) => part).join('&');
     return `${base}${request.path}${query ? `?${query}` : ''}`;
   }
 
@@ -550,8 +562,21 @@ function flattenHeaders(headers: Record<string, string | string[] | undefined>):
   return flat;
 }
 
-function lowerCaseKeys(headers: Record<string, string>): Record<string, string> {
+function lowerCaseKeys<T>(headers: Record<string, T>): Record<string, T> {
   return Object.fromEntries(Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value]));
+}
+
+/** The headers to send: a null value leaves the header out. */
+function withoutLeftOut(headers: Record<string, string | null>): Record<string, string> {
+  return Object.fromEntries(Object.entries(headers).filter((entry): entry is [string, string] => entry[1] !== null));
+}
+
+function sentForms(placed: Record<string, { value: string }>): Record<string, string> {
+  return Object.fromEntries(Object.entries(placed).map(([name, { value }]) => [name, value]));
+}
+
+function shownForms(placed: Record<string, { shown: string }>): Record<string, string> {
+  return Object.fromEntries(Object.entries(placed).map(([name, { shown }]) => [name, shown]));
 }
 
 /** The transport error of a request the proxy answered 407. */
@@ -574,6 +599,8 @@ export function describeTransportError(cause: unknown, timeoutMs: number, proxyS
   }
   if (code === 'ECONNREFUSED') return 'connection refused';
   if (code === 'ECONNRESET') return 'connection reset by the server';
+  // A write to a connection the server had closed: it stopped reading the request (a body it would not take).
+  if (code === 'EPIPE') return 'the server closed the connection while the request was being sent (EPIPE)';
   // undici reports a reset and a plain close mid-response alike ("other side closed").
   if (code === 'UND_ERR_SOCKET') return 'the server closed the connection before the response was complete';
   // The same, on a connection used once: undici then reads the close as the end of a body shorter than announced.

@@ -14,7 +14,13 @@ export type AuthMode =
   | 'basic-raw' // the key under the Basic scheme, not encoded
   | 'token-scheme' // the key under the Token scheme (Django REST framework, Rails)
   | 'bare' // the key with no scheme
-  | 'lowercase-bearer'; // bearer <key>: RFC 9110 makes the scheme case-insensitive
+  | 'lowercase-bearer' // bearer <key>: RFC 9110 makes the scheme case-insensitive
+  | 'bearer-no-space' // Bearer<key>: the scheme and the key with no space between them
+  // No Authorization header; the key where auth libraries also look for one (AUTH-10):
+  | 'key-elsewhere' // in the query parameters, cookies and headers below, all at once
+  | 'key-in-query' // in the query parameters only
+  | 'key-in-cookie' // in the cookies only
+  | 'key-in-headers'; // in the headers only
 
 /** The key a server cannot know: recognisable in its logs as ours. */
 export const UNKNOWN_KEY = 'petstore-conformance-unknown-key-0000';
@@ -39,7 +45,44 @@ export function authorizationFor(mode: AuthMode, key: string): { value?: string;
     case 'token-scheme': return { value: `Token ${key}`, shown: `Token ${KEY_PLACEHOLDER}` };
     case 'bare': return { value: key, shown: KEY_PLACEHOLDER };
     case 'lowercase-bearer': return { value: `bearer ${key}`, shown: `bearer ${KEY_PLACEHOLDER}` };
+    case 'bearer-no-space': return { value: `Bearer${key}`, shown: `Bearer\${${KEY_VARIABLE}}` };
+    case 'key-elsewhere': case 'key-in-query': case 'key-in-cookie': case 'key-in-headers': return {};
   }
+}
+
+/**
+ * Where auth libraries read a key from besides the Authorization header: the query parameters of OpenAPI's
+ * `apiKey in: query` (Swagger's own Petstore uses api_key), Google's `key`, RFC 6750's `access_token`; the
+ * cookies express-jwt and session fallbacks read; the headers of API gateways (AWS API Gateway and Kong read
+ * x-api-key or apikey, Azure api-key, OpenStack x-auth-token).
+ */
+export const KEY_PLACES = {
+  query: ['api_key', 'apiKey', 'apikey', 'api-key', 'key', 'access_token', 'token'],
+  cookie: ['api_key', 'apiKey', 'access_token', 'token'],
+  headers: ['x-api-key', 'apikey', 'api-key', 'x-auth-token'],
+} as const;
+
+/** A part of a request that carries the key outside Authorization: its value on the wire and its printable form. */
+interface Placed {
+  value: string;
+  shown: string;
+}
+
+/**
+ * The key outside the Authorization header, for the modes of AUTH-10: the query string to append and the headers
+ * to add, each with the form sent and the form recorded (the key as $PETSTORE_API_KEY, which curlFor expands).
+ */
+export function keyElsewhereFor(mode: AuthMode, key: string): { query?: Placed; headers: Record<string, Placed> } {
+  const all = mode === 'key-elsewhere';
+  const headers: Record<string, Placed> = {};
+  if (all || mode === 'key-in-cookie') {
+    const cookie = (value: string) => KEY_PLACES.cookie.map((name) => `${name}=${value}`).join('; ');
+    headers.cookie = { value: cookie(encodeURIComponent(key)), shown: cookie(KEY_PLACEHOLDER) };
+  }
+  if (all || mode === 'key-in-headers') for (const name of KEY_PLACES.headers) headers[name] = { value: key, shown: KEY_PLACEHOLDER };
+  if (!all && mode !== 'key-in-query') return { headers };
+  const query = (value: string) => KEY_PLACES.query.map((name) => `${name}=${value}`).join('&');
+  return { query: { value: query(encodeURIComponent(key)), shown: query(KEY_PLACEHOLDER) }, headers };
 }
 
 export interface RecordedRequest {
@@ -49,6 +92,11 @@ export interface RecordedRequest {
   headers: Record<string, string>;
   body?: string;
   auth: AuthMode;
+  /**
+   * Spaces sent after the body's first character and left out of `body`, so that a body of a few MiB stays a
+   * line in the reports: JSON whitespace changes nothing of what the body means, and curlFor sends it again.
+   */
+  padBytes?: number;
 }
 
 export interface RecordedResponse {
@@ -88,13 +136,25 @@ export interface Exchange {
 
 /** A curl line that reproduces the request, with the key left as a shell variable. */
 export function curlFor(request: RecordedRequest): string {
-  const parts = ['curl', '-i', '-X', request.method, shellQuote(request.url)];
+  const parts = ['curl', '-i', '-X', request.method, shellText(request.url)];
   for (const [name, value] of Object.entries(request.headers)) {
     if (name === 'authorization') parts.push('-H', `"Authorization: ${value.replace(/(["\\`])/g, '\\$1')}"`);
-    else if (name !== 'content-length' && name !== 'host') parts.push('-H', shellQuote(`${name}: ${value}`));
+    else if (name !== 'content-length' && name !== 'host') parts.push('-H', shellText(`${name}: ${value}`));
   }
-  if (request.body !== undefined) parts.push('--data-binary', shellQuote(request.body));
-  return parts.join(' ');
+  // curl sends Accept: */* of its own; a request sent without Accept must go without it.
+  if (request.headers.accept === undefined) parts.push('-H', shellQuote('Accept:'));
+  if (request.body === undefined) return parts.join(' ');
+  if (!request.padBytes) return [...parts, '--data-binary', shellQuote(request.body)].join(' ');
+  const [first, rest] = [request.body.slice(0, 1), request.body.slice(1)];
+  const body = `{ printf %s ${shellQuote(first)}; head -c ${request.padBytes} /dev/zero | tr '\\0' ' '; printf %s ${shellQuote(rest)}; }`;
+  return `${body} | ${[...parts, '--data-binary', '@-'].join(' ')}`;
+}
+
+/** Text quoted for the shell: as it is, or with $PETSTORE_API_KEY expanded where the key was (a URL or header carrying it). */
+function shellText(text: string): string {
+  if (!text.includes(KEY_PLACEHOLDER)) return shellQuote(text);
+  const escaped = text.replace(/(["\\`$])/g, '\\$1');
+  return `"${escaped.replaceAll(`\\${KEY_PLACEHOLDER}`, `\${${KEY_VARIABLE}}`)}"`;
 }
 
 function shellQuote(text: string): string {

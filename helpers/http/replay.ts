@@ -20,8 +20,8 @@ export interface RecordedAnswer {
 
 /**
  * The recorded exchanges of a report folder (exchanges.har) standing in for the target: each request is
- * answered by the first unused recorded exchange with the same method, URL, body and Authorization (its
- * printable form names the credential mode); identical requests, such as the 429 probe's GETs, are used up
+ * answered by the first unused recorded exchange with the same method, URL, body and headers (Authorization in
+ * its printable form, which names the credential mode); identical requests, such as the 429 probe's GETs, are used up
  * in recorded order. Nothing is ever sent. Both sides are compared redacted, as the recording was written.
  * It keeps the run's clock too: the client, the pacer and the checks read the time from it.
  */
@@ -34,7 +34,9 @@ export class ReplaySource implements RunClock {
     const har = parseJson(readFileSync(harPath, 'utf8')) as unknown as Har;
     const entries = [...har.log.entries].sort((a, b) => seqOf(a) - seqOf(b));
     for (const entry of entries) {
-      const key = this.keyOf({ method: entry.request.method, url: entry.request.url, body: entry.request.postData?.text, authorization: headerOf(entry.request.headers, 'authorization') });
+      const { _padBytes: padBytes } = entry.request as Entry['request'] & { _padBytes?: number };
+      const headers = Object.fromEntries(entry.request.headers.map((header) => [header.name.toLowerCase(), header.value]));
+      const key = this.keyOf({ method: entry.request.method, url: entry.request.url, body: entry.request.postData?.text, headers, padBytes });
       const queue = this.waiting.get(key) ?? [];
       queue.push({ entry, answer: answerOf(entry) });
       this.waiting.set(key, queue);
@@ -49,7 +51,7 @@ export class ReplaySource implements RunClock {
    * connection, and the replay need not pair them as the run did.
    */
   answer(request: RecordedRequest, onNewConnection = false): RecordedAnswer | undefined {
-    const key = this.keyOf({ method: request.method, url: request.url, body: request.body, authorization: request.headers.authorization });
+    const key = this.keyOf(request);
     const queue = this.waiting.get(key) ?? [];
     const index = onNewConnection ? queue.findIndex((recorded) => !recorded.answer.retry) : 0;
     const next = index < 0 ? undefined : queue.splice(index, 1)[0];
@@ -76,13 +78,14 @@ export class ReplaySource implements RunClock {
     return this.clockMs;
   }
 
-  private keyOf(request: { method: string; url: string; body?: string; authorization?: string }): string {
-    return JSON.stringify([request.method, this.redactor.redact(request.url), this.redactor.redact(request.body ?? ''), request.authorization ?? '']);
+  /**
+   * What tells one request from another: method, URL, body (and the padding sent with it) and every header, so
+   * that two requests differing only in where they carry the key, or in Accept, are never answered for each other.
+   */
+  private keyOf(request: { method: string; url: string; body?: string; headers: Record<string, string>; padBytes?: number }): string {
+    const headers = Object.entries(request.headers).map(([name, value]) => `${name}: ${this.redactor.redact(value)}`).sort();
+    return JSON.stringify([request.method, this.redactor.redact(request.url), this.redactor.redact(request.body ?? ''), request.padBytes ?? 0, headers]);
   }
-}
-
-function headerOf(headers: ReadonlyArray<{ name: string; value: string }>, name: string): string | undefined {
-  return headers.find((header) => header.name.toLowerCase() === name)?.value;
 }
 
 function seqOf(entry: Entry): number {

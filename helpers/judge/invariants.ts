@@ -38,11 +38,24 @@ function invariant(rule: string, expected: string, appliesTo: (exchange: Exchang
 /**
  * An error response to any request under the base URL: the spec says "every error response", so a framework's
  * 404 for an unknown path, a 405, a 413 or a front proxy's refusal count as much as a documented error. 429s
- * are left out: their body is "not shown", the rate-limit rules judge them.
+ * are left out: their body is "not shown", the rate-limit rules judge them. So are answers to HEAD, which
+ * carry no body by definition and may leave out the headers a body would have set (RFC 9110 §9.3.2).
  */
 export function isErrorResponse(exchange: Exchange): boolean {
   const status = exchange.response?.status ?? 0;
-  return status >= 400 && status !== 429;
+  return status >= 400 && status !== 429 && exchange.request.method !== 'HEAD';
+}
+
+/** The methods the spec names: GET and POST. Any other is one a server may not implement at all. */
+const NAMED_METHODS: readonly string[] = ['GET', 'POST'];
+
+/**
+ * Whether a 5xx is RFC 9110's answer to a method the server does not implement: 501 "is the appropriate response
+ * when the server does not recognize the request method" (§15.6.2), and a server that implements no DELETE
+ * anywhere SHOULD send it (§9.1). For the methods the spec names it is a server error like any other.
+ */
+export function isNotImplementedMethod(exchange: Exchange): boolean {
+  return exchange.response?.status === 501 && !NAMED_METHODS.includes(exchange.request.method);
 }
 
 /**
@@ -82,7 +95,7 @@ export const ERR_03 = invariant('ERR-03', 'the Error status field equal to the H
   return field === BigInt(status) ? undefined : `"status": ${field} in a ${status} response`;
 });
 
-export const ERR_04 = invariant('ERR-04', 'a status below 500', () => true, (exchange) => {
+export const ERR_04 = invariant('ERR-04', 'a status below 500', (exchange) => !isNotImplementedMethod(exchange), (exchange) => {
   const { status, rawBody } = exchange.response!;
   return status >= 500 ? `status ${status} to ${exchange.request.body === undefined ? 'no body' : `body ${preview(exchange.request.body, 80)}`}; answered ${preview(rawBody, 80)}` : undefined;
 });

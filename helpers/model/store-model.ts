@@ -42,6 +42,9 @@ export interface Fetch {
   exchange: Exchange;
 }
 
+/** Methods the spec does not name that could change a pet, were a server to implement them. */
+const CHANGING_METHODS: ReadonlySet<string> = new Set(['PUT', 'PATCH', 'POST', 'DELETE']);
+
 export class StoreModel {
   readonly writes: PetWrite[] = [];
   readonly views = new Map<string, PetView[]>();
@@ -49,14 +52,28 @@ export class StoreModel {
   readonly fetches: Fetch[] = [];
   /** 404s to GET /pets/{petId} with the key, for an integer petId: "the animal does not exist". */
   readonly misses: Fetch[] = [];
+  /**
+   * Pets the run sent PUT, PATCH, POST or DELETE to (the requests area does, to a pet it created for them): a
+   * server may implement those methods as extensions, so nothing is expected of such a pet, before or after.
+   */
+  readonly setAside = new Set<string>();
 
   private constructor(private readonly readLagMs: number) {}
 
   /** The model of one run: every exchange of it, in the order they were answered. */
   static of(exchanges: readonly Exchange[], baseUrl: string, readLagMs: number): StoreModel {
     const model = new StoreModel(readLagMs);
+    for (const exchange of exchanges) model.noteChangingMethod(exchange, baseUrl);
     for (const exchange of exchanges) model.record(exchange, operationOf(exchange, baseUrl));
     return model;
+  }
+
+  /** A method the spec does not name, sent to /pets/{petId} with an integer id, sets that pet aside. */
+  private noteChangingMethod(exchange: Exchange, baseUrl: string): void {
+    if (!CHANGING_METHODS.has(exchange.request.method)) return;
+    const basePath = new URL(baseUrl).pathname.replace(/\/+$/, '');
+    const match = /^\/pets\/(-?[0-9]+)$/.exec(new URL(exchange.request.url).pathname.slice(basePath.length));
+    if (match) this.setAside.add(String(BigInt(match[1]!)));
   }
 
   private record(exchange: Exchange, operation: string | undefined): void {
@@ -73,7 +90,7 @@ export class StoreModel {
     if (id === undefined) return;
     this.addView({ id, source: 'created', fields: body, exchange });
     const sent = sentNewPet(exchange);
-    if (sent) this.writes.push({ id, sent, exchange });
+    if (sent && !this.setAside.has(id)) this.writes.push({ id, sent, exchange });
   }
 
   private recordFetch(exchange: Exchange, body: JsonObject): void {
@@ -86,7 +103,8 @@ export class StoreModel {
 
   private recordMiss(exchange: Exchange): void {
     const asked = askedPetId(exchange);
-    if (asked !== undefined) this.misses.push({ asked, exchange });
+    // A pet set aside may have been deleted by a method the server implements as an extension: its 404 is no miss.
+    if (asked !== undefined && !this.setAside.has(String(asked))) this.misses.push({ asked, exchange });
   }
 
   private recordPage(exchange: Exchange, items: readonly Json[]): void {
@@ -104,6 +122,7 @@ export class StoreModel {
   }
 
   private addView(view: PetView): void {
+    if (this.setAside.has(view.id)) return;
     this.views.set(view.id, [...(this.views.get(view.id) ?? []), view]);
   }
 

@@ -3,7 +3,7 @@ import { specDocuments } from './documents.js';
 export type Level = 'MUST' | 'SHOULD' | 'INFO';
 export type Area =
   | 'listing' | 'creating' | 'fetching' | 'auth' | 'store'
-  | 'versioning' | 'fuzzing' | 'errors' | 'ratelimit' | 'consistency';
+  | 'versioning' | 'fuzzing' | 'requests' | 'errors' | 'ratelimit' | 'consistency';
 
 export interface Rule {
   id: string;

@@ -1,3 +1,4 @@
+import type { FastifyRequest } from 'fastify';
 import { PAGE_SIZE, PET_STATUSES } from '../../helpers/spec/facts.js';
 import { isBearerScheme, presentedCredentials, readCredentials } from '../auth.js';
 import { bodyText } from '../creating.js';
@@ -9,6 +10,8 @@ import { expressErrorPage } from './pages.js';
 import type { DefectSpec } from './spec.js';
 
 const ERROR_BODY_RULES = ['AUTH-01', 'AUTH-02', 'AUTH-03', 'AUTH-04', 'AUTH-05'] as const;
+/** Every 401 the run provokes: each credential check judges its Error, AUTH-10 and AUTH-11 as much as AUTH-01..05. */
+const EVERY_401_RULES = [...ERROR_BODY_RULES, 'AUTH-10', 'AUTH-11'] as const;
 /** A route served without a key: every broken credential succeeds on it, and so does a request that is invalid besides. */
 const PUBLIC_ROUTE_RULES = [...ERROR_BODY_RULES, 'AUTH-07'] as const;
 
@@ -48,13 +51,33 @@ function listQueryProblem(query: Record<string, unknown>): string | undefined {
   return undefined;
 }
 
+/**
+ * An `authenticate` override for an auth layer that also takes the key from somewhere else than Authorization:
+ * a request whose `found` holds an accepted key is let through, whatever its Authorization says.
+ */
+function keyTakenFrom(found: (request: FastifyRequest) => string | undefined): SeamOverride<'authenticate'> {
+  return (request, operation, reference, server) => (server.seams.acceptedKeys().includes(found(request) ?? '') ? undefined : reference(request, operation));
+}
+
+/** One cookie of a Cookie header, decoded as cookie-parser does. */
+function cookie(header: string | undefined, name: string): string | undefined {
+  const pair = header?.split(';').map((part) => part.trim()).find((part) => part.startsWith(`${name}=`));
+  if (pair === undefined) return undefined;
+  try {
+    return decodeURIComponent(pair.slice(name.length + 1));
+  } catch {
+    return pair.slice(name.length + 1);
+  }
+}
+
 /** Defects of the auth area. */
 export const AUTH_DEFECTS = [
   {
     id: 'auth-missing-key-accepted',
     area: 'auth',
     description: 'serves requests without Authorization',
-    rules: ['AUTH-01', 'AUTH-07'],
+    // The key elsewhere comes without Authorization too, so AUTH-10 is served as well.
+    rules: ['AUTH-01', 'AUTH-07', 'AUTH-10'],
     overrides: {
       authorizes: (authorization, reference) => readCredentials(authorization) === undefined || reference(authorization),
     },
@@ -109,7 +132,7 @@ export const AUTH_DEFECTS = [
     id: 'auth-401-empty-body',
     area: 'auth',
     description: 'answers 401 with an empty text/plain body',
-    rules: [...ERROR_BODY_RULES, 'ERR-01', 'ERR-02'],
+    rules: [...EVERY_401_RULES, 'ERR-01', 'ERR-02'],
     overrides: {
       unauthorized: (request, reference) => ({ ...text(401, 'text/plain; charset=utf-8', ''), headers: reference(request).headers }),
     },
@@ -118,7 +141,7 @@ export const AUTH_DEFECTS = [
     id: 'auth-403',
     area: 'auth',
     description: 'answers a missing or invalid key with 403 instead of 401',
-    rules: [...ERROR_BODY_RULES, 'AUTH-07'],
+    rules: [...EVERY_401_RULES, 'AUTH-07'],
     overrides: {
       unauthorized: (request, reference, server) => ({ ...server.seams.error(403, 'forbidden', 'a valid API key is required'), headers: reference(request).headers }),
     },
@@ -228,7 +251,7 @@ export const AUTH_DEFECTS = [
     id: 'auth-header-includes-key',
     area: 'auth',
     description: 'accepts any Authorization header that contains the key (header.includes(key)): any scheme, no scheme, extra characters',
-    rules: ['AUTH-03', 'AUTH-04', 'AUTH-05'],
+    rules: ['AUTH-03', 'AUTH-04', 'AUTH-05', 'AUTH-11'],
     overrides: {
       authorizes: (authorization, _reference, server) => authorization !== undefined && server.seams.acceptedKeys().some((key) => authorization.includes(key)),
     },
@@ -237,7 +260,8 @@ export const AUTH_DEFECTS = [
     id: 'auth-list-public',
     area: 'auth',
     description: 'serves GET /pets without a key: the auth wrapper sits on the /pets/ subtree (Go ServeMux pattern), which does not cover /pets',
-    rules: [...PUBLIC_ROUTE_RULES],
+    // AUTH-10 and AUTH-11 send GET /pets.
+    rules: [...PUBLIC_ROUTE_RULES, 'AUTH-10', 'AUTH-11'],
     overrides: {
       authenticate: servedWithoutKey('listPets'),
     },
@@ -255,7 +279,7 @@ export const AUTH_DEFECTS = [
     id: 'auth-reads-public',
     area: 'auth',
     description: 'protects only mutating methods ("public reads", before_action :authenticate, only: [:create]): every GET is served without a key',
-    rules: [...PUBLIC_ROUTE_RULES],
+    rules: [...PUBLIC_ROUTE_RULES, 'AUTH-10', 'AUTH-11'],
     overrides: {
       authenticate: (request, operation, reference) => (request.method === 'GET' || request.method === 'HEAD' ? undefined : reference(request, operation)),
     },
@@ -311,7 +335,7 @@ export const AUTH_DEFECTS = [
     id: 'auth-express-jwt-json',
     area: 'auth',
     description: 'answers 401 with express-jwt\'s error as {"message": "No authorization token was found"} (no code, no status) and no WWW-Authenticate',
-    rules: [...ERROR_BODY_RULES, 'AUTH-08', 'ERR-02'],
+    rules: [...EVERY_401_RULES, 'AUTH-08', 'ERR-02'],
     overrides: {
       // express-jwt's UnauthorizedError passed to a handler that answers res.status(err.status).json({ message }).
       unauthorized: (request) => text(401, 'application/json; charset=utf-8', JSON.stringify({ message: presentedCredentials(request) ? 'invalid token' : 'No authorization token was found' })),
@@ -321,7 +345,7 @@ export const AUTH_DEFECTS = [
     id: 'auth-express-html',
     area: 'auth',
     description: 'answers 401 with Express\'s default HTML error page (finalhandler, text/html) and no WWW-Authenticate',
-    rules: [...ERROR_BODY_RULES, 'AUTH-08', 'ERR-01', 'ERR-02'],
+    rules: [...EVERY_401_RULES, 'AUTH-08', 'ERR-01', 'ERR-02'],
     overrides: {
       // Express's finalhandler page for an error with status 401 that no error middleware caught.
       unauthorized: (request) => ({
@@ -329,6 +353,60 @@ export const AUTH_DEFECTS = [
         headers: { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': "default-src 'none'" },
         text: expressErrorPage(`UnauthorizedError: ${presentedCredentials(request) ? 'invalid token' : 'No authorization token was found'}`),
       }),
+    },
+  },
+  {
+    id: 'auth-key-in-query-api-key',
+    area: 'auth',
+    description: 'also takes the key from ?api_key=: an OpenAPI security scheme apiKey in: query (the name Swagger\'s own Petstore uses) declared beside the bearer one, either of which passes',
+    rules: ['AUTH-10'],
+    overrides: {
+      authenticate: keyTakenFrom((request) => {
+        const value = (request.query as Record<string, unknown> | undefined)?.api_key;
+        return typeof value === 'string' ? value : undefined;
+      }),
+    },
+  },
+  {
+    id: 'auth-key-in-cookie',
+    area: 'auth',
+    description: 'also takes the key from a cookie named token: express-jwt\'s getToken written to fall back to req.cookies.token when the header is missing',
+    rules: ['AUTH-10'],
+    overrides: {
+      authenticate: keyTakenFrom((request) => cookie(request.headers.cookie, 'token')),
+    },
+  },
+  {
+    id: 'auth-key-in-x-api-key',
+    area: 'auth',
+    description: 'also takes the key from an X-API-Key header: an API gateway\'s key check (AWS API Gateway, Kong key-auth) in front of the service, which trusts whatever the gateway let through',
+    rules: ['AUTH-10'],
+    overrides: {
+      authenticate: keyTakenFrom((request) => {
+        const value = request.headers['x-api-key'];
+        return typeof value === 'string' ? value : undefined;
+      }),
+    },
+  },
+  {
+    id: 'auth-bearer-regex-no-space',
+    area: 'auth',
+    description: 'reads the token with /^Bearer\\s*(\\S+)$/i, \\s* where \\s+ was meant, so Bearer<key> with no space passes',
+    rules: ['AUTH-11'],
+    overrides: {
+      authorizes: (authorization, reference, server) => {
+        const glued = /^bearer\s*(\S+)$/i.exec(authorization?.trim() ?? '')?.[1];
+        return glued === undefined ? reference(authorization) : server.seams.acceptedKeys().includes(glued);
+      },
+    },
+  },
+  {
+    id: 'auth-scheme-cut-by-length',
+    area: 'auth',
+    description: 'takes the token as header.substring("Bearer".length).trim(), never looking at the scheme: Bearer<key>, and any six-letter scheme such as "Token <key>" or "Basic <key>", pass',
+    rules: ['AUTH-04', 'AUTH-11'],
+    overrides: {
+      authorizes: (authorization, _reference, server) => server.seams.acceptedKeys().includes((authorization ?? '').substring('Bearer'.length).trim()),
     },
   },
 ] as const satisfies readonly DefectSpec[];

@@ -1,9 +1,10 @@
+import type { FastifyRequest } from 'fastify';
 import { isLosslessNumber, LosslessNumber, parse } from 'lossless-json';
 import { INT32, PET_STATUSES } from '../../helpers/spec/facts.js';
 import { bodyText } from '../creating.js';
 import { INTEGER_LITERAL, isPetStatus, own, readInt64Literal } from '../new-pet.js';
 import { json, text } from '../responses.js';
-import { onAnswer, type PetBody, type SeamOverride } from '../seams.js';
+import { onAnswer, type Context, type PetBody, type SeamOverride } from '../seams.js';
 import type { DefectSpec } from './spec.js';
 
 const CREATE_400_RULES = ['CREATE-08', 'CREATE-09', 'CREATE-10', 'CREATE-11', 'CREATE-12', 'CREATE-13'] as const;
@@ -13,6 +14,12 @@ const VARCHAR_LENGTH = 255;
 const STATUS_MAP: Record<string, true> = { available: true, pending: true, sold: true };
 // Express's default error handler (finalhandler) for body-parser's SyntaxError.
 const EXPRESS_BAD_REQUEST = '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<title>Error</title>\n</head>\n<body>\n<pre>Bad Request</pre>\n</body>\n</html>\n';
+
+/** Whether the NewPet of a request is named as a pet the server holds already. */
+function nameTaken(request: FastifyRequest, server: Context): boolean {
+  const read = server.seams.readNewPet(bodyText(request));
+  return read.ok && typeof read.pet.name === 'string' && server.store.all().some((pet) => pet.name === read.pet.name);
+}
 
 /** A readName override for a stack that changes every name it reads (trims, normalises, escapes, cuts) before storing it. */
 function nameAs(change: (name: string) => string): SeamOverride<'readName'> {
@@ -559,6 +566,92 @@ export const CREATING_DEFECTS = [
         const body = reference(pet, operation);
         return operation === 'listPets' && pet.categoryId !== null ? { ...body, categoryId: Number(pet.categoryId) } : body;
       },
+    },
+  },
+  {
+    id: 'create-content-type-exact-415',
+    area: 'creating',
+    description: 'answers 415 unless Content-Type is exactly "application/json" (req.headers[\'content-type\'] !== \'application/json\'), refusing a charset parameter and another letter case',
+    rules: ['CREATE-16'],
+    overrides: {
+      respond: async (operation, request, reference, server) => (operation === 'createPet' && request.headers['content-type'] !== 'application/json'
+        ? server.seams.error(415, 'unsupported_media_type', 'Content-Type must be application/json')
+        : reference(operation, request)),
+    },
+  },
+  {
+    id: 'create-content-type-case-sensitive',
+    area: 'creating',
+    description: 'parses the body only when Content-Type.startsWith(\'application/json\'), so Application/JSON reaches the handler without a body and gets 400',
+    rules: ['CREATE-16'],
+    overrides: {
+      respond: async (operation, request, reference, server) => (operation === 'createPet' && !(request.headers['content-type'] ?? '').startsWith('application/json')
+        ? server.seams.error(400, 'invalid_body', 'request body is required')
+        : reference(operation, request)),
+    },
+  },
+  {
+    id: 'create-name-unique-409',
+    area: 'creating',
+    description: 'keeps names unique (an ORM model with unique=True on name) and answers a repeated name 409 Conflict',
+    // CREATE-17 writes a name again; the exploration's repeated-name sequence does too.
+    rules: ['CREATE-17', 'FUZZ-03'],
+    // Generated names can repeat too, when the seed draws the same suffix twice.
+    byChance: ['FUZZ-02'],
+    overrides: {
+      respond: async (operation, request, reference, server) => (operation === 'createPet' && nameTaken(request, server)
+        ? server.seams.error(409, 'conflict', 'a pet of that name exists')
+        : reference(operation, request)),
+    },
+  },
+  {
+    id: 'create-name-unique-500',
+    area: 'creating',
+    description: 'keeps names unique with a database constraint no handler catches: a repeated name raises IntegrityError, answered 500',
+    rules: ['CREATE-17', 'FUZZ-03', 'ERR-04'],
+    byChance: ['FUZZ-02'],
+    overrides: {
+      storePet: (pet, reference, server) => {
+        if (server.store.all().some((held) => held.name === pet.name)) throw new Error('IntegrityError: duplicate key value violates unique constraint "pets_name_key"');
+        reference(pet);
+      },
+    },
+  },
+  {
+    id: 'create-name-nul-500',
+    area: 'creating',
+    description: 'stores names in a PostgreSQL text column, which refuses U+0000 ("invalid byte sequence for encoding UTF8: 0x00"), and answers the error 500',
+    rules: ['CREATE-17', 'ERR-04'],
+    // Generated names hold any code point, U+0000 included, when the seed draws it.
+    byChance: ['FUZZ-02'],
+    overrides: {
+      storePet: (pet, reference) => {
+        if (typeof pet.name === 'string' && pet.name.includes('\u0000')) throw new Error('invalid byte sequence for encoding "UTF8": 0x00');
+        reference(pet);
+      },
+    },
+  },
+  {
+    id: 'create-name-controls-stripped',
+    area: 'creating',
+    description: 'strips control characters from names before storing and echoing them (a sanitiser\'s replace(/[\\x00-\\x1F\\x7F-\\x9F]/g, \'\'))',
+    rules: ['CREATE-17', 'CONS-01'],
+    // Generated names may hold control characters: their echo (FUZZ-02) and their listing as pending (CREATE-14) change too.
+    byChance: ['FUZZ-02', 'CREATE-14'],
+    overrides: {
+      readName: nameAs((name) => name.replace(/[\u0000-\u001f\u007f-\u009f]/gu, '')),
+    },
+  },
+  {
+    id: 'create-name-cut-at-nul',
+    area: 'creating',
+    description: 'stores names through a C-string API (sqlite3_bind_text with length -1), which ends them at U+0000, while the 201 echoes the request\'s entity',
+    // The 201 is right; the read CREATE-17 sends after it shows what was stored, which is CONS-01's to judge.
+    rules: ['CONS-01'],
+    // A generated pending pet whose name holds U+0000 is listed cut short to CREATE-14 too.
+    byChance: ['CREATE-14'],
+    overrides: {
+      storePet: (pet, reference) => reference(typeof pet.name === 'string' ? { ...pet, name: pet.name.split('\u0000')[0]! } : pet),
     },
   },
 ] as const satisfies readonly DefectSpec[];

@@ -8,7 +8,7 @@ import type { DefectSpec } from './spec.js';
 const ERROR_BODY_RULES = ['AUTH-01', 'AUTH-02', 'AUTH-03', 'AUTH-04', 'AUTH-05'] as const;
 const CREATE_400_RULES = ['CREATE-08', 'CREATE-09', 'CREATE-10', 'CREATE-11', 'CREATE-12', 'CREATE-13'] as const;
 // Every check that validates an Error body: a body the schema rejects fails all of them.
-const ERROR_SCHEMA_RULES = ['ERR-02', ...ERROR_BODY_RULES, ...CREATE_400_RULES, 'LIST-06', 'LIST-07', 'FETCH-02', 'FUZZ-01', 'FUZZ-03', 'RATE-09'] as const;
+const ERROR_SCHEMA_RULES = ['ERR-02', ...ERROR_BODY_RULES, 'AUTH-10', 'AUTH-11', ...CREATE_400_RULES, 'LIST-06', 'LIST-07', 'FETCH-02', 'FUZZ-01', 'FUZZ-03', 'RATE-09'] as const;
 
 /** Defects of the errors area. */
 export const ERRORS_DEFECTS = [

@@ -74,28 +74,6 @@ export const FUZZING_DEFECTS = [
     },
   },
   {
-    id: 'create-name-unique-409',
-    area: 'fuzzing',
-    description: 'has a unique index on name and maps the constraint violation to 409 Conflict: a name written again is refused with a status the interface does not define for a valid NewPet',
-    rules: ['FUZZ-03'],
-    byChance: ['FUZZ-02'],
-    overrides: {
-      respond: whenNameTaken((_existing, server) => server.seams.error(409, 'conflict', 'a pet with this name already exists')),
-    },
-  },
-  {
-    id: 'create-name-unique-500',
-    area: 'fuzzing',
-    description: 'has a unique index on name and lets the IntegrityError through: a name written again is answered 500',
-    rules: ['FUZZ-03', 'ERR-04'],
-    byChance: ['FUZZ-02'],
-    overrides: {
-      respond: whenNameTaken(() => {
-        throw new Error('IntegrityError: UNIQUE constraint failed: pets.name');
-      }),
-    },
-  },
-  {
     id: 'create-uniqueness-validation-race',
     area: 'fuzzing',
     description: 'validates a unique name in the application (Rails validates :name, uniqueness: true) before a unique index: a name written again is refused with 400, which conforms, but two creates of one name in flight together both pass the check and the second insert raises RecordNotUnique, answered 500',

@@ -1,3 +1,4 @@
+import { bodyText } from '../creating.js';
 import { invalid, isNewPetObject, unknownMembers } from '../new-pet.js';
 import { withHeaders } from '../responses.js';
 import { onAnswer, type PetBody } from '../seams.js';
@@ -5,6 +6,8 @@ import type { VariantSpec } from './spec.js';
 
 // The most characters the name-max-255 variant takes: a VARCHAR(255) column, refused rather than cut.
 const NAME_MAX = 255;
+// C0 controls (U+0000 included), DEL and the C1 controls.
+const CONTROL_CHARACTER = /[\u0000-\u001f\u007f-\u009f]/u;
 
 /** Conforming variants of the creating area. */
 export const CREATING_VARIANTS = [
@@ -50,6 +53,26 @@ export const CREATING_VARIANTS = [
       respond: onAnswer('createPet', (answer, _request, server) => (answer.status === 201
         ? withHeaders(answer, { location: `${server.settings.basePath}/pets/${String((answer.json as PetBody).id)}` })
         : answer)),
+    },
+  },
+  {
+    id: 'name-controls-refused',
+    area: 'creating',
+    description: 'refuses a name holding control characters or U+0000 with a 400 Error (the spec states no character set)',
+    overrides: {
+      readName: (raw, reference) => (typeof raw === 'string' && CONTROL_CHARACTER.test(raw) ? { problem: 'name must not hold control characters' } : reference(raw)),
+    },
+  },
+  {
+    id: 'name-unique-400',
+    area: 'creating',
+    description: 'keeps names unique and refuses a name another pet has with a 400 Error (the spec neither requires nor forbids it)',
+    overrides: {
+      respond: async (operation, request, reference, server) => {
+        const read = operation === 'createPet' ? server.seams.readNewPet(bodyText(request)) : undefined;
+        const taken = read?.ok === true && typeof read.pet.name === 'string' && server.store.all().some((pet) => pet.name === read.pet.name);
+        return taken ? server.seams.error(400, 'invalid_body', 'name must be unique') : reference(operation, request);
+      },
     },
   },
 ] as const satisfies readonly VariantSpec[];

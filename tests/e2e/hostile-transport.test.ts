@@ -134,6 +134,28 @@ describe('a target that breaks after the preflight', () => {
   });
 });
 
+// RFC 9110 §15.5.14: a server may close the connection instead of reading a body too large for it. The client
+// still sending meets the closed connection before it can read any answer: that is no broken target.
+describe('a target that closes the connection on a body over its limit', () => {
+  let target: LoopbackServer | undefined;
+
+  afterAll(async () => {
+    await target?.close();
+  });
+
+  it('passes REQ-05, saying the connection was closed, and reports it in REQ-06', async () => {
+    target = await startHttpServer((request, response) => {
+      if (Number(request.headers['content-length'] ?? 0) > 1_048_576) return void request.socket.destroy();
+      sendJson(response, 201, { id: 1, name: 'Rex', categoryId: 1 });
+    });
+    const run = await runAgainst(target.baseUrl, ['--only', 'REQ-05,REQ-06', '--timeout', '5000']);
+    expect(run.code, run.stderr).toBe(0);
+    expect(ruleOf(run, 'REQ-05')).toMatchObject({ status: 'passed', observations: [expect.stringMatching(/^the server closed the connection before it had the whole body \(.*(reset by the server|closed the connection).*\)/)] });
+    expect(ruleOf(run, 'REQ-06').observations).toEqual([expect.stringMatching(/^a valid NewPet padded to 4 MiB: the server closed the connection while it was being sent/)]);
+    expectKeyNowhere(run);
+  });
+});
+
 // RFC 9112 §9.3.1: a request that fails on a reused connection before any byte of its answer came met a
 // connection the server had closed while idle; a client may send it again on a new one. Browsers and curl do.
 describe('a target that closes the connection after every answer, without Connection: close', () => {

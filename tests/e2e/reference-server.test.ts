@@ -249,9 +249,29 @@ describe('the conforming reference server', () => {
     expectError(await call(server(), '/pets/%zz', { auth: null }), 401);
   });
 
-  it('answers an unknown route or method with 404 and an Error', async () => {
+  it('answers an unknown route with 404 and an Error, and a method a path lacks with 405, Allow and an Error', async () => {
     expectError(await call(server(), '/nowhere'), 404);
-    expectError(await call(server(), '/pets', { method: 'DELETE' }), 404);
+    const deleted = await call(server(), '/pets', { method: 'DELETE' });
+    expectError(deleted, 405);
+    expect(deleted.headers.get('allow')).toBe('GET, POST, HEAD, OPTIONS');
+    expect((await call(server(), '/pets/1', { method: 'PUT', body: '{}' })).headers.get('allow')).toBe('GET, HEAD, OPTIONS');
+  });
+
+  it('answers OPTIONS with 204 and Allow, and HEAD as GET without the body', async () => {
+    const options = await call(server(), '/store/orders', { method: 'OPTIONS' });
+    expect([options.status, options.headers.get('allow'), options.text]).toEqual([204, 'GET, HEAD, OPTIONS', '']);
+    const head = await call(server(), '/pets?limit=1', { method: 'HEAD' });
+    expect([head.status, head.headers.get('content-type'), head.text]).toEqual([200, 'application/json', '']);
+  });
+
+  it('takes application/json in any spelling, and answers a body over 1 MiB with 413 and an Error once it has read it', async () => {
+    const body = stringifyJson({ name: 'Spelled', categoryId: 1 });
+    for (const type of ['application/json; charset=utf-8', 'Application/JSON']) {
+      const response = await fetch(`${server().url}/pets`, { method: 'POST', body, headers: { authorization: `Bearer ${server().apiKey}`, 'content-type': type } });
+      expect(response.status).toBe(201);
+    }
+    const padded = `{${' '.repeat(2 * 1024 * 1024)}"name":"Padded","categoryId":1}`;
+    expectError(await post(server(), padded), 413);
   });
 
   it('sends the rate-limit headers on a 401 and a 404, counting per credential', async () => {

@@ -172,6 +172,6 @@ describe('the spec facts code reads from spec/openapi.yaml and spec/rules.yaml',
   });
 
   it('order the areas as rules.yaml lists them: the store model after every area that writes, errors and rate limits last so they judge every exchange before them', () => {
-    expect(AREA_ORDER).toEqual(['listing', 'creating', 'fetching', 'auth', 'store', 'versioning', 'fuzzing', 'consistency', 'errors', 'ratelimit']);
+    expect(AREA_ORDER).toEqual(['listing', 'creating', 'fetching', 'auth', 'store', 'versioning', 'fuzzing', 'requests', 'consistency', 'errors', 'ratelimit']);
   });
 });

@@ -58,3 +58,22 @@ describe('a replay of identical requests that met closed connections', () => {
     expect(unmatched).toEqual([`GET ${URL_OF_PETS}`]);
   });
 });
+
+describe('a replay of requests that differ only in their headers', () => {
+  // The key in a cookie or an X-API-Key header, Accept: text/html or none: same method, URL and body, other answers.
+  it('answers each with the recorded answer to the request with the same headers, whatever the order they come in', () => {
+    const sent = (seq: number, headers: Array<{ name: string; value: string }>, status: number) => ({
+      _seq: seq, startedDateTime: STARTED_AT_MS, time: 1, request: { method: 'GET', url: URL_OF_PETS, headers }, response: { status, headers: [], content: { text: '[]' } },
+    });
+    const harPath = recording([
+      sent(1, [{ name: 'accept', value: 'application/json' }, { name: 'cookie', value: 'api_key=$PETSTORE_API_KEY' }], 401),
+      sent(2, [{ name: 'accept', value: 'application/json' }, { name: 'x-api-key', value: '$PETSTORE_API_KEY' }], 200),
+      sent(3, [], 406),
+    ]);
+    const replay = new ReplaySource(harPath, STARTED_AT_MS, new Redactor(['a-key-of-sixteen-chars']));
+    const request = (headers: Record<string, string>) => ({ method: 'GET', url: URL_OF_PETS, auth: 'key-in-headers' as const, headers });
+    expect(replay.answer(request({}))?.response?.status).toBe(406);
+    expect(replay.answer(request({ 'x-api-key': '$PETSTORE_API_KEY', accept: 'application/json' }))?.response?.status).toBe(200);
+    expect(replay.answer(request({ accept: 'application/json', cookie: 'api_key=$PETSTORE_API_KEY' }))?.response?.status).toBe(401);
+  });
+});

@@ -58,4 +58,20 @@ describe('the test design', () => {
       expect(rows.filter((cells) => cells.length !== 4 || !cells[0]!.includes('"') || cells[3]!.trim() === '').map((cells) => cells.join(' | '))).toEqual([]);
     });
   });
+
+  describe('its Request-space section', () => {
+    const rows = tableRows(design, 'Request-space');
+    const judging = rows.map((cells) => [...namedRuleIds(cells[3] ?? '')]);
+
+    it('says of every probe what is sent, why it is safe, and which rules judge the answer', () => {
+      expect(rows.length).toBeGreaterThan(0);
+      const incomplete = rows.filter((cells, index) => cells.length !== 4 || cells.slice(0, 3).some((cell) => cell.trim() === '') || judging[index]!.length === 0);
+      expect(incomplete.map((cells) => cells.join(' | '))).toEqual([]);
+    });
+
+    it('names every rule of the requests area and every rule written for these requests in other areas', () => {
+      const probeRules = catalog.rules.filter((rule) => rule.area === 'requests' || ['AUTH-10', 'AUTH-11', 'CREATE-16', 'CREATE-17', 'CREATE-18'].includes(rule.id)).map((rule) => rule.id);
+      expect(probeRules.filter((id) => !judging.flat().includes(id))).toEqual([]);
+    });
+  });
 });
