@@ -6,7 +6,7 @@ import { describe } from 'vitest';
 import { check, type CheckContext } from '../helpers/judge/check.js';
 import { StoreModel, type PetView } from '../helpers/model/store-model.js';
 import {
-  CONS_01, CONS_02, CONS_03, CONS_04, CONS_05, CONS_06, CONS_07, CONS_08, CONS_09, readsOf, writesDueOn, pageMustBeFull, type ModelFinding, type ModelStatement,
+  CONS_01, CONS_02, CONS_03, CONS_04, CONS_05, CONS_06, CONS_07, CONS_08, CONS_09, CONS_10, readsOf, writesDueOn, pageMustBeFull, type ModelFinding, type ModelStatement,
 } from '../helpers/model/statements.js';
 import { PAGE_SIZE, PET_STATUSES } from '../helpers/spec/facts.js';
 import { runKey } from '../helpers/run-context.js';
@@ -108,5 +108,12 @@ describe('consistency', () => {
     const judged = [...model.fetches, ...model.misses].filter((fetch) => model.visibleBefore(String(fetch.asked), fetch.exchange));
     if (judged.length === 0) ctx.skip('no GET /pets/{petId} of the run asked for a pet a read had shown before (or the run had created more than --read-lag before)');
     report(ctx, model, CONS_09, `${judged.length} GET /pets/{petId} of a pet the run had seen`);
+  });
+
+  check('CONS-10', async (ctx) => {
+    const model = await storeModel(ctx);
+    if (model.shown.length === 0) ctx.skip('the run read no pet: no 200 to GET /pets/{petId}, no item on a 200 page');
+    const fetched = model.shown.filter((pet) => pet.source === 'fetched').length;
+    report(ctx, model, CONS_10, `${fetched} pet(s) served by GET /pets/{petId} and ${model.shown.length - fetched} listed on ${model.pages.length} page(s)`);
   });
 });

@@ -1,11 +1,12 @@
-// What the model of the store says no answer may do, one statement per rule (CONS-01..08). Each judges every
+// What the model of the store says no answer may do, one statement per rule (CONS-01..10). Each judges every
 // answer the model holds (the consistency suite, at the end of the run, on all the evidence), or one answer
 // (the stateful exploration, FUZZ-03, as each command gets it, on the evidence so far): one definition each.
 import type { Exchange } from '../http/exchange.js';
 import { show } from '../fixtures/pet-fields.js';
 import { asBigInt, isJsonObject, type Json } from '../json.js';
 import { PAGE_SIZE } from '../spec/facts.js';
-import { itemsById, samePet, type ListedPage, type PetView, type PetWrite, type StoreModel } from './store-model.js';
+import { validateSchema } from '../judge/schema.js';
+import { itemsById, samePet, type ListedPage, type PetView, type PetWrite, type ShownPet, type StoreModel } from './store-model.js';
 
 /** One broken case: what it is, an example, and the exchanges that show it. */
 export interface ModelFinding {
@@ -233,8 +234,39 @@ export const CONS_09: ModelStatement = {
   }),
 };
 
+// ── CONS-10: every read shows a valid Pet, wherever the run read it ──
+
+/** Where a shown pet was: "GET /pets/7", or "item 3 of ?status=sold". */
+function placeOf(pet: ShownPet): string {
+  return pet.source === 'fetched' ? `GET ${new URL(pet.exchange.request.url).pathname}` : `item ${pet.index} of the page ${new URL(pet.exchange.request.url).search || '(no query)'}`;
+}
+
+export const CONS_10: ModelStatement = {
+  rule: 'CONS-10',
+  expected: 'a valid Pet (id, name and categoryId as int64, status a PetStatus or absent) in every read',
+  findings: (model, judged) => model.shown
+    .filter((pet) => (judged === undefined || pet.exchange === judged) && !isSetAside(model, pet.body))
+    .flatMap((pet) => {
+      const problems = validateSchema('Pet', pet.body);
+      if (problems.length === 0) return [];
+      const filtered = pet.source === 'listed' && new URL(pet.exchange.request.url).searchParams.has('status');
+      return [{
+        rule: 'CONS-10',
+        kind: pet.source === 'fetched' ? 'GET /pets/{petId} shows an invalid Pet' : `a ${filtered ? 'filtered' : 'unfiltered'} page lists an invalid Pet`,
+        example: `${placeOf(pet)}: ${problems.slice(0, 3).map((problem) => `${problem.path || '/'} ${problem.message}`).join('; ')}`,
+        exchanges: [pet.exchange],
+      }];
+    }),
+};
+
+/** Whether a body is of a pet the run sent a method the spec does not name to (nothing is expected of it). */
+function isSetAside(model: StoreModel, body: Json): boolean {
+  const id = isJsonObject(body) ? asBigInt(body.id) : undefined;
+  return id !== undefined && model.setAside.has(String(id));
+}
+
 /** Every statement of the model, in catalog order. */
-export const MODEL_STATEMENTS: readonly ModelStatement[] = [CONS_01, CONS_02, CONS_03, CONS_04, CONS_05, CONS_06, CONS_07, CONS_08, CONS_09];
+export const MODEL_STATEMENTS: readonly ModelStatement[] = [CONS_01, CONS_02, CONS_03, CONS_04, CONS_05, CONS_06, CONS_07, CONS_08, CONS_09, CONS_10];
 
 /** What every statement of the model finds on one answer, judged on all the model holds, each with what it expected. */
 export function modelFindings(model: StoreModel, judged: Exchange): Array<ModelFinding & { expected: string }> {

@@ -17,6 +17,15 @@ export interface PetView {
   exchange: Exchange;
 }
 
+/** A body a read of the run showed as a pet: a 200 to GET /pets/{petId}, or one item of a 200 page, whatever its shape. */
+export interface ShownPet {
+  source: 'fetched' | 'listed';
+  body: Json;
+  exchange: Exchange;
+  /** The item's place on its page. */
+  index?: number;
+}
+
 /** A valid NewPet the run sent and the target created (2xx with an integer id). */
 export interface PetWrite {
   id: string;
@@ -50,6 +59,8 @@ export class StoreModel {
   readonly views = new Map<string, PetView[]>();
   readonly pages: ListedPage[] = [];
   readonly fetches: Fetch[] = [];
+  /** Every body a read showed as a pet, valid or not (views keep only those with an integer id). */
+  readonly shown: ShownPet[] = [];
   /** 404s to GET /pets/{petId} with the key, for an integer petId: "the animal does not exist". */
   readonly misses: Fetch[] = [];
   /**
@@ -80,6 +91,8 @@ export class StoreModel {
     const body = exchange.response?.json;
     if (operation === 'createPet' && answeredSuccess(exchange) && isJsonObject(body)) this.recordCreation(exchange, body);
     if (operation === 'getPet' && exchange.response?.status === 200 && isJsonObject(body)) this.recordFetch(exchange, body);
+    // A 200 to GET /pets/{petId} whose JSON is no object at all (null, an array) still showed a pet, wrongly.
+    else if (operation === 'getPet' && exchange.response?.status === 200 && body !== undefined) this.shown.push({ source: 'fetched', body, exchange });
     // A 404 to another credential says nothing of the pet: a server may hide what a key it refused asks for.
     if (operation === 'getPet' && exchange.response?.status === 404 && exchange.request.auth === 'key') this.recordMiss(exchange);
     if (operation === 'listPets' && exchange.response?.status === 200 && Array.isArray(body)) this.recordPage(exchange, body);
@@ -94,6 +107,7 @@ export class StoreModel {
   }
 
   private recordFetch(exchange: Exchange, body: JsonObject): void {
+    this.shown.push({ source: 'fetched', body, exchange });
     const asked = askedPetId(exchange);
     if (asked === undefined) return;
     const answered = asBigInt(body.id);
@@ -115,6 +129,7 @@ export class StoreModel {
     const status = statuses.length === 1 && PET_STATUSES.includes(statuses[0]!) ? statuses[0] : undefined;
     const unknownFilter = statuses.length > 0 && status === undefined;
     this.pages.push({ exchange, limit, status, unknownFilter, items });
+    items.forEach((item, index) => this.shown.push({ source: 'listed', body: item, exchange, index }));
     for (const item of items) {
       const id = isJsonObject(item) ? idOf(item) : undefined;
       if (id !== undefined) this.addView({ id, source: 'listed', fields: item as JsonObject, exchange });

@@ -409,4 +409,28 @@ export const AUTH_DEFECTS = [
       authorizes: (authorization, _reference, server) => server.seams.acceptedKeys().includes((authorization ?? '').substring('Bearer'.length).trim()),
     },
   },
+  {
+    id: 'auth-key-in-query-access-token',
+    area: 'auth',
+    description: 'also takes the key from ?access_token=: passport-http-bearer reads RFC 6750\'s query parameter when the header is missing',
+    rules: ['AUTH-10'],
+    overrides: {
+      authenticate: keyTakenFrom((request) => {
+        const value = (request.query as Record<string, unknown> | undefined)?.access_token;
+        return typeof value === 'string' ? value : undefined;
+      }),
+    },
+  },
+  {
+    id: 'auth-key-in-header-apikey',
+    area: 'auth',
+    description: 'also takes the key from an apikey header: a Kong key-auth plugin in front, left with its default key_names, beside the application\'s bearer check',
+    rules: ['AUTH-10'],
+    overrides: {
+      authenticate: keyTakenFrom((request) => {
+        const value = request.headers.apikey;
+        return typeof value === 'string' ? value : undefined;
+      }),
+    },
+  },
 ] as const satisfies readonly DefectSpec[];

@@ -199,11 +199,25 @@ export const CONSISTENCY_DEFECTS = [
     id: 'list-status-go-zero-value',
     area: 'consistency',
     description: 'lists a pet without status with "status": "" (a Go list DTO whose Status string lacks omitempty), while GET /pets/{petId}, using a *string, leaves it out',
-    rules: ['FUZZ-03', 'CONS-01'],
+    rules: ['FUZZ-03', 'CONS-01', 'CONS-10'],
     overrides: {
       petBody: (pet, operation, reference) => {
         const body = reference(pet, operation);
         return operation === 'listPets' && body.status === undefined ? { ...body, status: '' } : body;
+      },
+    },
+  },
+  {
+    id: 'list-filtered-pg-int8-strings',
+    area: 'consistency',
+    description: 'answers a status-filtered list from a hand-written SQL query through node-postgres (int8 columns come back as strings), the unfiltered one through the ORM: categoryId is "3" on filtered pages only',
+    rules: ['FUZZ-03', 'CONS-10'],
+    overrides: {
+      respond: async (operation, request, reference) => {
+        const answer = await reference(operation, request);
+        const filtered = (request.query as Record<string, unknown> | undefined)?.status !== undefined;
+        if (operation !== 'listPets' || !filtered || !Array.isArray(answer.json)) return answer;
+        return { ...answer, json: answer.json.map((pet: Record<string, unknown>) => ({ ...pet, categoryId: String(pet.categoryId) })) };
       },
     },
   },

@@ -108,7 +108,7 @@ export const CREATING_DEFECTS = [
     id: 'create-categoryid-double',
     area: 'creating',
     description: 'stores categoryId as a double, so values above 2^53 come back changed',
-    rules: ['CREATE-03', 'CREATE-05', 'CREATE-14', 'FUZZ-02', 'FUZZ-03', 'CONS-01'],
+    rules: ['CREATE-03', 'CREATE-05', 'CREATE-14', 'FUZZ-02', 'FUZZ-03', 'CONS-01', 'CONS-10'],
     overrides: {
       readNewPet: (text, reference) => {
         const read = reference(text);
@@ -140,7 +140,7 @@ export const CREATING_DEFECTS = [
     id: 'create-missing-status-unknown',
     area: 'creating',
     description: 'gives a pet created without status the status "unknown"',
-    rules: ['CREATE-06', 'FUZZ-02', 'FUZZ-03'],
+    rules: ['CREATE-06', 'FUZZ-02', 'FUZZ-03', 'CONS-10'],
     overrides: {
       readNewPet: (text, reference) => {
         const read = reference(text);
@@ -152,7 +152,7 @@ export const CREATING_DEFECTS = [
     id: 'create-name-optional',
     area: 'creating',
     description: 'accepts a body without name',
-    rules: ['CREATE-08', 'FUZZ-01', 'FUZZ-03'],
+    rules: ['CREATE-08', 'FUZZ-01', 'FUZZ-03', 'CONS-10'],
     overrides: {
       readName: (raw, reference) => (raw === undefined ? { value: undefined } : reference(raw)),
     },
@@ -170,7 +170,7 @@ export const CREATING_DEFECTS = [
     id: 'create-null-accepted',
     area: 'creating',
     description: 'accepts null for name, categoryId and status',
-    rules: ['CREATE-09', 'FUZZ-01', 'FUZZ-03'],
+    rules: ['CREATE-09', 'FUZZ-01', 'FUZZ-03', 'CONS-10'],
     overrides: {
       readName: (raw, reference) => (raw === null ? { value: null } : reference(raw)),
       readCategoryId: (raw, reference) => (raw === null ? { value: null } : reference(raw)),
@@ -192,7 +192,7 @@ export const CREATING_DEFECTS = [
     id: 'create-status-unchecked',
     area: 'creating',
     description: 'accepts any status string (Available, unknown, …)',
-    rules: ['CREATE-11', 'FUZZ-01', 'FUZZ-03'],
+    rules: ['CREATE-11', 'FUZZ-01', 'FUZZ-03', 'CONS-10'],
     overrides: {
       readStatus: (raw, reference) => (typeof raw === 'string' ? { value: raw } : reference(raw)),
     },
@@ -385,7 +385,7 @@ export const CREATING_DEFECTS = [
     id: 'create-status-in-lookup',
     area: 'creating',
     description: 'checks status with `status in STATUS_MAP` on an object literal, which also finds Object.prototype members such as "constructor"',
-    rules: ['CREATE-11', 'FUZZ-03'],
+    rules: ['CREATE-11', 'FUZZ-03', 'CONS-10'],
     // fast-check's random strings favour Object.prototype's names (__proto__, toString, valueOf: some 0.8% of
     // them), so FUZZ-01's random statuses meet this defect in a few runs out of a hundred.
     byChance: ['FUZZ-01'],
@@ -397,7 +397,7 @@ export const CREATING_DEFECTS = [
     id: 'create-status-regex-unanchored',
     area: 'creating',
     description: 'checks status against the unanchored /available|pending|sold/, so "available " or "sold-out" pass',
-    rules: ['CREATE-11', 'FUZZ-03'],
+    rules: ['CREATE-11', 'FUZZ-03', 'CONS-10'],
     byChance: ['FUZZ-01'],
     overrides: {
       readStatus: (raw, reference) => (typeof raw === 'string' && /available|pending|sold/.test(raw) ? { value: raw } : reference(raw)),
@@ -560,7 +560,7 @@ export const CREATING_DEFECTS = [
     id: 'list-categoryid-float64',
     area: 'creating',
     description: 'serialises the listing through float64 (Go map[string]interface{}, a JS Number), so categoryIds above 2^53 change in GET /pets only',
-    rules: ['CREATE-14', 'FUZZ-03', 'CONS-01'],
+    rules: ['CREATE-14', 'FUZZ-03', 'CONS-01', 'CONS-10'],
     overrides: {
       petBody: (pet, operation, reference) => {
         const body = reference(pet, operation);
@@ -635,7 +635,7 @@ export const CREATING_DEFECTS = [
     id: 'create-name-controls-stripped',
     area: 'creating',
     description: 'strips control characters from names before storing and echoing them (a sanitiser\'s replace(/[\\x00-\\x1F\\x7F-\\x9F]/g, \'\'))',
-    rules: ['CREATE-17', 'CONS-01'],
+    rules: ['CREATE-17', 'CONS-01', 'FUZZ-03'],
     // Generated names may hold control characters: their echo (FUZZ-02) and their listing as pending (CREATE-14) change too.
     byChance: ['FUZZ-02', 'CREATE-14'],
     overrides: {
@@ -647,11 +647,20 @@ export const CREATING_DEFECTS = [
     area: 'creating',
     description: 'stores names through a C-string API (sqlite3_bind_text with length -1), which ends them at U+0000, while the 201 echoes the request\'s entity',
     // The 201 is right; the read CREATE-17 sends after it shows what was stored, which is CONS-01's to judge.
-    rules: ['CONS-01'],
+    rules: ['CONS-01', 'FUZZ-03'],
     // A generated pending pet whose name holds U+0000 is listed cut short to CREATE-14 too.
     byChance: ['CREATE-14'],
     overrides: {
       storePet: (pet, reference) => reference(typeof pet.name === 'string' ? { ...pet, name: pet.name.split('\u0000')[0]! } : pet),
+    },
+  },
+  {
+    id: 'create-name-latin1-column',
+    area: 'creating',
+    description: 'stores the name in a latin1 column (MySQL\'s default before 8.0): a character outside Latin-1 is stored as ?, while the 201 echoes the request entity',
+    rules: ['CREATE-05', 'CREATE-14', 'FUZZ-03', 'CONS-01'],
+    overrides: {
+      storePet: (pet, reference) => reference(typeof pet.name === 'string' ? { ...pet, name: pet.name.replace(/[^\u0000-\u00ff]/gu, '?') } : pet),
     },
   },
 ] as const satisfies readonly DefectSpec[];

@@ -258,4 +258,28 @@ export const ERRORS_DEFECTS = [
         : reference(failure, request)),
     },
   },
+  {
+    id: 'body-limit-status-field-400',
+    area: 'errors',
+    description: 'refuses a body over the limit with 413 but writes status 400 in its Error: one generic "bad request body" handler builds the body for every body-parser error',
+    rules: ['ERR-03'],
+    overrides: {
+      bodyTooLarge: (request, reference) => {
+        const answer = reference(request);
+        return answer.json !== undefined && typeof answer.json === 'object' ? { ...answer, json: { ...(answer.json as object), status: 400 } } : answer;
+      },
+    },
+  },
+  {
+    id: 'errors-code-numeric',
+    area: 'errors',
+    description: 'sends code as the number of the HTTP status (Error { code: 404 }), as many hand-written error mappers do, where the spec asks for a string',
+    rules: ERROR_SCHEMA_RULES,
+    overrides: {
+      error: (status, code, message, reference) => {
+        const error = reference(status, code, message);
+        return { ...error, json: { ...error.json, code: status } };
+      },
+    },
+  },
 ] as const satisfies readonly DefectSpec[];

@@ -12,7 +12,7 @@ export const FETCHING_DEFECTS = [
     id: 'fetch-unknown-200-empty',
     area: 'fetching',
     description: 'answers an unknown pet with 200 {}',
-    rules: ['FETCH-02', 'FUZZ-03'],
+    rules: ['FETCH-02', 'FUZZ-03', 'CONS-10'],
     overrides: {
       petNotFound: () => json(200, {}),
     },
@@ -78,7 +78,7 @@ export const FETCHING_DEFECTS = [
     id: 'fetch-unknown-200-null',
     area: 'fetching',
     description: 'answers an unknown pet with 200 null: a FastAPI handler returns the None its lookup found',
-    rules: ['FETCH-02', 'FUZZ-03'],
+    rules: ['FETCH-02', 'FUZZ-03', 'CONS-10'],
     overrides: {
       petNotFound: () => json(200, null),
     },
@@ -123,7 +123,7 @@ export const FETCHING_DEFECTS = [
     id: 'fetch-array-index-zero-based',
     area: 'fetching',
     description: 'looks a pet up as pets[id] in a 0-based array of 1-based ids, so GET /pets/1 serves pet 2',
-    rules: ['FETCH-01', 'CREATE-05', 'FUZZ-03', 'CONS-02'],
+    rules: ['FETCH-01', 'CREATE-05', 'FUZZ-03', 'CONS-02', 'CONS-09'],
     overrides: {
       // pets[id] on a 0-based array of 1-based ids: every lookup lands on the next pet.
       findPet: (id, _reference, server) => {
@@ -213,6 +213,18 @@ export const FETCHING_DEFECTS = [
         if (operation !== 'getPet') return body;
         const { status: _status, ...withoutStatus } = body;
         return withoutStatus;
+      },
+    },
+  },
+  {
+    id: 'fetch-pg-int8-strings',
+    area: 'fetching',
+    description: 'serves GET /pets/{petId} from a raw query through node-postgres, which returns int8 columns as strings: id and categoryId come back as "7" and "3"',
+    rules: ['FETCH-01', 'CREATE-05', 'FUZZ-03', 'CONS-10'],
+    overrides: {
+      petBody: (pet, operation, reference) => {
+        const body = reference(pet, operation);
+        return operation === 'getPet' ? { ...body, id: String(body.id), categoryId: String(body.categoryId) } : body;
       },
     },
   },

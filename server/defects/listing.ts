@@ -115,7 +115,7 @@ export const LISTING_DEFECTS = [
     id: 'list-categoryid-string',
     area: 'listing',
     description: 'writes categoryId as a JSON string in list items',
-    rules: ['LIST-01', 'FUZZ-03'],
+    rules: ['LIST-01', 'FUZZ-03', 'CONS-10'],
     options: MIXED,
     overrides: {
       petBody: (pet, operation, reference) => (operation === 'listPets' ? { ...reference(pet, operation), categoryId: String(pet.categoryId) } : reference(pet, operation)),

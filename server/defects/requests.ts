@@ -197,5 +197,43 @@ export const REQUESTS_DEFECTS = [
         : reference(operation, request)),
     },
   },
+  {
+    id: 'accept-substring-406',
+    area: 'requests',
+    description: 'answers 406 unless Accept is absent, */* or names application/json (a negotiation by substring that never reads */*;q=0.8 inside a list): a browser\'s Accept is refused',
+    rules: ['REQ-03'],
+    overrides: {
+      respond: async (operation, request, reference, server) => {
+        const accept = request.headers.accept;
+        const served = accept === undefined || accept === '*/*' || accept.includes('application/json');
+        return served ? reference(operation, request) : server.seams.error(406, 'not_acceptable', 'only application/json is served');
+      },
+    },
+  },
+  {
+    id: 'method-put-unhandled-500',
+    area: 'requests',
+    description: 'routes every method of /pets/{petId} to one handler (app.all) that switches on GET and falls through for the others, reading a body it never parsed: PUT and PATCH raise a TypeError, answered 500',
+    rules: ['ERR-04'],
+    overrides: {
+      otherMethod: (request, allow, reference) => {
+        if ((request.method === 'PUT' || request.method === 'PATCH') && /\/pets\/[^/]+$/.test(pathOf(request))) {
+          throw new TypeError("Cannot read properties of undefined (reading 'name')");
+        }
+        return reference(request, allow);
+      },
+    },
+  },
+  {
+    id: 'unrouted-spa-fallback',
+    area: 'requests',
+    description: 'serves the single-page app\'s index.html, 200 text/html, for any GET path no route has (connect-history-api-fallback mounted before the API\'s not-found handler)',
+    rules: ['ERR-05'],
+    overrides: {
+      notFound: (request, reference) => (request.method === 'GET'
+        ? text(200, 'text/html; charset=utf-8', '<!doctype html><html><head><title>Pet Store</title></head><body><div id="root"></div></body></html>')
+        : reference(request)),
+    },
+  },
 ] as const satisfies readonly DefectSpec[];
 

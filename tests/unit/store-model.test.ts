@@ -4,7 +4,7 @@ import type { Exchange } from '../../helpers/http/exchange.js';
 import { parseJson, stringifyJson } from '../../helpers/json.js';
 import { pathTemplate } from '../../helpers/judge/operations.js';
 import { itemsById, samePet, StoreModel } from '../../helpers/model/store-model.js';
-import { CONS_05, CONS_09, MODEL_STATEMENTS } from '../../helpers/model/statements.js';
+import { CONS_05, CONS_09, CONS_10, MODEL_STATEMENTS } from '../../helpers/model/statements.js';
 
 const BASE = 'http://127.0.0.1:9/v1';
 const T0 = Date.parse('2026-01-01T00:00:00Z');
@@ -122,7 +122,22 @@ describe('the statements of the model', () => {
     expect(CONS_05.findings(model).map((finding) => finding.exchanges[0]!.seq)).toEqual([1, 3]);
     expect(CONS_05.findings(model, model.pages[1]!.exchange)).toEqual([]);
     expect(CONS_05.findings(model, model.pages[2]!.exchange).map((finding) => finding.example)).toEqual([expect.stringMatching(/id 4 with status "sold"/)]);
-    expect(MODEL_STATEMENTS.map((statement) => statement.rule)).toEqual(['CONS-01', 'CONS-02', 'CONS-03', 'CONS-04', 'CONS-05', 'CONS-06', 'CONS-07', 'CONS-08', 'CONS-09']);
+    expect(MODEL_STATEMENTS.map((statement) => statement.rule)).toEqual(['CONS-01', 'CONS-02', 'CONS-03', 'CONS-04', 'CONS-05', 'CONS-06', 'CONS-07', 'CONS-08', 'CONS-09', 'CONS-10']);
+  });
+
+  it('CONS-10 holds every read to the Pet schema, filtered pages and GETs alike, and lets a valid pet with extra members pass', () => {
+    const model = StoreModel.of([
+      exchange(1, 'GET', '/pets', 200, [pet(1, 'sold'), { ...pet(2), tags: ['x'] }]),
+      exchange(2, 'GET', '/pets?status=sold', 200, [{ ...pet(1, 'sold'), categoryId: '1' }]),
+      exchange(3, 'GET', '/pets/1', 200, { ...pet(1, 'sold'), id: '1' }),
+      exchange(4, 'GET', '/pets/2', 200, null),
+    ], BASE, 0);
+    expect(CONS_10.findings(model).map((finding) => [finding.exchanges[0]!.seq, finding.kind])).toEqual([
+      [2, 'a filtered page lists an invalid Pet'],
+      [3, 'GET /pets/{petId} shows an invalid Pet'],
+      [4, 'GET /pets/{petId} shows an invalid Pet'],
+    ]);
+    expect(CONS_10.findings(model, model.pages[0]!.exchange)).toEqual([]);
   });
 
   it('CONS-09 holds a 404 against a pet a read had shown, or the run created past --read-lag, and not before', () => {
