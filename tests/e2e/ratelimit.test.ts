@@ -34,7 +34,7 @@ describe('each rate-limit defect fails exactly the rules it names', () => {
       const args = ['--only', areas.join(','), '--strict', ...REPORT_JSON, ...(defectById(defect.id).cliArgs ?? [])];
       const run = await withChildSlot(() => certifyInProcess({ defects: [defect.id], ...SMALL_WINDOW }, args, RUN));
       if (run.report === undefined) expect.fail(`the run exited ${run.code} without report.json\n${outputTail(run)}`);
-      const diff = diffAgainst(expected, run.report);
+      const diff = diffAgainst(expected, run.report, defectById(defect.id).byChance);
       if (!isCaught(diff)) expect.fail(formatDiff(`defect ${defect.id} (${defect.description})`, diff));
       expect(run.code).toBe(1);
     }, TIMEOUT_MS);
@@ -73,7 +73,13 @@ describe('conforming rate limiting', () => {
     expect(statusOf(run.report, 'RATE-07')).toBe('passed');
     expect(statusOf(run.report, 'RATE-11')).toBe('passed');
     expect(run.stdout).toMatch(/… waiting \d+\.\d s for the rate limit \(API key\): X-RateLimit-Remaining \d+ of 60, 2 kept in reserve/);
-    expect(run.stdout).toMatch(/… waiting \d+\.\d s for the rate limit \(API key\): answered 429, Retry-After: \d+/);
+    // --verify-recovery waits out the probe's Retry-After; measured from the 429's Date header, that wait can be
+    // under a second, which is counted in report.json but not announced on a line of its own.
+    const after429 = run.report.rateLimitWaits?.reasons.find((wait) => wait.reason.startsWith('answered 429'));
+    expect(after429, 'a wait for the Retry-After of the probe\'s 429').toBeDefined();
+    if (after429!.totalMs / after429!.count >= 1_000) {
+      expect(run.stdout).toMatch(/… waiting \d+\.\d s for the rate limit \(API key\): answered 429, Retry-After: \d+/);
+    }
     // Every wait is totalled on the summary line, so a slow run says where its time went.
     expect(run.stdout).toMatch(/\n  \d+ requests, \d+ pets? created, \d+\.\d s, \d+ rate-limit waits? \(\d+\.\d s\)\n/);
     expect(run.report.rateLimitWaits?.count).toBeGreaterThan(0);
