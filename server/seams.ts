@@ -231,6 +231,20 @@ export function isRefusal<T>(parsed: Parsed<T>): parsed is Refusal {
 }
 
 /**
+ * A `petBody` override that changes the Pet body one operation writes, the others left as the reference
+ * writes them: `petBody: onPetBody('getPet', (body) => ({ ...body, id: String(body.id) }))`.
+ */
+export function onPetBody(operation: PetOperation, change: (body: PetBody, pet: StoredPet) => PetBody): SeamOverride<'petBody'> {
+  return (pet, written, reference) => (written === operation ? change(reference(pet, written), pet) : reference(pet, written));
+}
+
+/** The body without one member. */
+export function without(body: PetBody, member: string): PetBody {
+  const { [member]: _left, ...rest } = body;
+  return rest;
+}
+
+/**
  * A `respond` override that changes the answer of one operation, whatever it is (check `answer.status`
  * for the successes only): `respond: onAnswer('listPets', (answer) => ({ ...answer, contentType: 'text/plain' }))`.
  */

@@ -2,7 +2,7 @@ import { PET_STATUSES } from '../../helpers/spec/facts.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { firstOf, pageSize } from '../listing.js';
 import type { StoredPet } from '../pet-store.js';
-import type { Context } from '../seams.js';
+import { onPetBody, type Context } from '../seams.js';
 import type { PreloadPet } from '../settings.js';
 import type { DefectSpec } from './spec.js';
 
@@ -138,10 +138,7 @@ export const CONSISTENCY_DEFECTS = [
     description: 'fills list items from a search index (Elasticsearch with a lowercase analyser on a text field), so a name listed differs from the name stored and served by GET',
     rules: ['FUZZ-03', 'CONS-01', 'CREATE-14'],
     overrides: {
-      petBody: (pet, operation, reference) => {
-        const body = reference(pet, operation);
-        return operation === 'listPets' && typeof body.name === 'string' ? { ...body, name: body.name.toLowerCase() } : body;
-      },
+      petBody: onPetBody('listPets', (body) => (typeof body.name === 'string' ? { ...body, name: body.name.toLowerCase() } : body)),
     },
   },
   {
@@ -201,10 +198,7 @@ export const CONSISTENCY_DEFECTS = [
     description: 'lists a pet without status with "status": "" (a Go list DTO whose Status string lacks omitempty), while GET /pets/{petId}, using a *string, leaves it out',
     rules: ['FUZZ-03', 'CONS-01', 'CONS-10'],
     overrides: {
-      petBody: (pet, operation, reference) => {
-        const body = reference(pet, operation);
-        return operation === 'listPets' && body.status === undefined ? { ...body, status: '' } : body;
-      },
+      petBody: onPetBody('listPets', (body) => (body.status === undefined ? { ...body, status: '' } : body)),
     },
   },
   {

@@ -4,7 +4,7 @@ import { INT32, PET_STATUSES } from '../../helpers/spec/facts.js';
 import { bodyText } from '../creating.js';
 import { INTEGER_LITERAL, isPetStatus, own, readInt64Literal } from '../new-pet.js';
 import { json, text } from '../responses.js';
-import { onAnswer, type Context, type PetBody, type SeamOverride } from '../seams.js';
+import { onAnswer, onPetBody, without, type Context, type PetBody, type SeamOverride } from '../seams.js';
 import type { DefectSpec } from './spec.js';
 
 const CREATE_400_RULES = ['CREATE-08', 'CREATE-09', 'CREATE-10', 'CREATE-11', 'CREATE-12', 'CREATE-13'] as const;
@@ -82,12 +82,7 @@ export const CREATING_DEFECTS = [
     description: 'leaves id out of the 201 body (the pet is stored with one)',
     rules: ['CREATE-02', 'CREATE-04', 'CREATE-05', 'FUZZ-02', 'FUZZ-03'],
     overrides: {
-      petBody: (pet, operation, reference) => {
-        const body = reference(pet, operation);
-        if (operation !== 'createPet') return body;
-        const { id: _id, ...withoutId } = body;
-        return withoutId;
-      },
+      petBody: onPetBody('createPet', (body) => without(body, 'id')),
     },
   },
   {
@@ -96,12 +91,7 @@ export const CREATING_DEFECTS = [
     description: 'leaves status out of the 201 body (it is stored)',
     rules: ['CREATE-03', 'FUZZ-02', 'FUZZ-03'],
     overrides: {
-      petBody: (pet, operation, reference) => {
-        const body = reference(pet, operation);
-        if (operation !== 'createPet') return body;
-        const { status: _status, ...withoutStatus } = body;
-        return withoutStatus;
-      },
+      petBody: onPetBody('createPet', (body) => without(body, 'status')),
     },
   },
   {
@@ -544,7 +534,7 @@ export const CREATING_DEFECTS = [
     rules: ['CREATE-02', 'CREATE-04', 'CREATE-05', 'FUZZ-02', 'FUZZ-03'],
     overrides: {
       // JSON.stringify cannot write a BigInt, so the id goes out as a string.
-      petBody: (pet, operation, reference) => (operation === 'createPet' ? { ...reference(pet, operation), id: String(pet.id) } : reference(pet, operation)),
+      petBody: onPetBody('createPet', (body, pet) => ({ ...body, id: String(pet.id) })),
     },
   },
   {
@@ -562,10 +552,7 @@ export const CREATING_DEFECTS = [
     description: 'serialises the listing through float64 (Go map[string]interface{}, a JS Number), so categoryIds above 2^53 change in GET /pets only',
     rules: ['CREATE-14', 'FUZZ-03', 'CONS-01', 'CONS-10'],
     overrides: {
-      petBody: (pet, operation, reference) => {
-        const body = reference(pet, operation);
-        return operation === 'listPets' && pet.categoryId !== null ? { ...body, categoryId: Number(pet.categoryId) } : body;
-      },
+      petBody: onPetBody('listPets', (body, pet) => (pet.categoryId !== null ? { ...body, categoryId: Number(pet.categoryId) } : body)),
     },
   },
   {

@@ -1,6 +1,7 @@
 import { INT32, INT64 } from '../../helpers/spec/facts.js';
 import { integerSegment, PET_ID_REFUSED } from '../fetching.js';
 import { json, text } from '../responses.js';
+import { onPetBody, without } from '../seams.js';
 import type { DefectSpec } from './spec.js';
 
 // Ten pets of each status, so a petId prefix names a pet that exists.
@@ -208,12 +209,7 @@ export const FETCHING_DEFECTS = [
     description: 'leaves status out of the getPet body: its DTO was written before status existed and nobody added the field',
     rules: ['FETCH-01', 'CREATE-05', 'FUZZ-03', 'CONS-01'],
     overrides: {
-      petBody: (pet, operation, reference) => {
-        const body = reference(pet, operation);
-        if (operation !== 'getPet') return body;
-        const { status: _status, ...withoutStatus } = body;
-        return withoutStatus;
-      },
+      petBody: onPetBody('getPet', (body) => without(body, 'status')),
     },
   },
   {
@@ -222,10 +218,7 @@ export const FETCHING_DEFECTS = [
     description: 'serves GET /pets/{petId} from a raw query through node-postgres, which returns int8 columns as strings: id and categoryId come back as "7" and "3"',
     rules: ['FETCH-01', 'CREATE-05', 'FUZZ-03', 'CONS-10'],
     overrides: {
-      petBody: (pet, operation, reference) => {
-        const body = reference(pet, operation);
-        return operation === 'getPet' ? { ...body, id: String(body.id), categoryId: String(body.categoryId) } : body;
-      },
+      petBody: onPetBody('getPet', (body) => ({ ...body, id: String(body.id), categoryId: String(body.categoryId) })),
     },
   },
 ] as const satisfies readonly DefectSpec[];

@@ -1,7 +1,7 @@
 import { PAGE_SIZE } from '../../helpers/spec/facts.js';
 import { firstOf, integerParameter, LIMIT_REFUSED, pageSize } from '../listing.js';
 import { json } from '../responses.js';
-import { onAnswer, type Refusal } from '../seams.js';
+import { onAnswer, onPetBody, without, type Refusal } from '../seams.js';
 import type { DefectSpec } from './spec.js';
 
 // Pets enough that a page past 100 can be served.
@@ -118,7 +118,7 @@ export const LISTING_DEFECTS = [
     rules: ['LIST-01', 'FUZZ-03', 'CONS-10'],
     options: MIXED,
     overrides: {
-      petBody: (pet, operation, reference) => (operation === 'listPets' ? { ...reference(pet, operation), categoryId: String(pet.categoryId) } : reference(pet, operation)),
+      petBody: onPetBody('listPets', (body, pet) => ({ ...body, categoryId: String(pet.categoryId) })),
     },
   },
   {
@@ -233,12 +233,7 @@ export const LISTING_DEFECTS = [
     description: 'leaves status out of list items whose status is available: Jackson @JsonInclude(NON_DEFAULT) on a DTO whose status defaults to AVAILABLE',
     rules: ['LIST-09', 'LIST-10', 'FUZZ-03', 'CONS-01', 'CONS-05'],
     overrides: {
-      petBody: (pet, operation, reference) => {
-        const body = reference(pet, operation);
-        if (operation !== 'listPets' || body.status !== 'available') return body;
-        const { status: _default, ...withoutStatus } = body;
-        return withoutStatus;
-      },
+      petBody: onPetBody('listPets', (body) => (body.status === 'available' ? without(body, 'status') : body)),
     },
   },
   {

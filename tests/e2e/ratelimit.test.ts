@@ -75,7 +75,7 @@ describe('conforming rate limiting', () => {
     expect(run.stdout).toMatch(/… waiting \d+\.\d s for the rate limit \(API key\): X-RateLimit-Remaining \d+ of 60, 2 kept in reserve/);
     // --verify-recovery waits out the probe's Retry-After; measured from the 429's Date header, that wait can be
     // under a second, which is counted in report.json but not announced on a line of its own.
-    const after429 = run.report.rateLimitWaits?.reasons.find((wait) => wait.reason.startsWith('answered 429'));
+    const after429 = run.report.rateLimitWaits?.reasons?.find((wait) => wait.reason.startsWith('answered 429'));
     expect(after429, 'a wait for the Retry-After of the probe\'s 429').toBeDefined();
     if (after429!.totalMs / after429!.count >= 1_000) {
       expect(run.stdout).toMatch(/… waiting \d+\.\d s for the rate limit \(API key\): answered 429, Retry-After: \d+/);
