@@ -11,7 +11,8 @@ import { isValidPet, listedIds, petName, recordIfCreated, SetupError } from '../
 import { answeredAt, readAfterWrite } from '../helpers/http/read-after-write.js';
 import { validateSchema } from '../helpers/judge/schema.js';
 import { INT64, PAGE_SIZE, PET_STATUSES } from '../helpers/spec/facts.js';
-import { softlyTogether } from '../helpers/judge/together.js';
+import { together } from '../helpers/judge/together.js';
+import type { Findings } from '../helpers/judge/outcome.js';
 import { runKey } from '../helpers/run-context.js';
 
 
@@ -121,12 +122,12 @@ function requireCreated(created: Creation): void {
   if (!wasCreated(created)) throw new SetupError(`setup could not create a pet to judge: ${describeExchange(created.exchange)}`, created.exchange);
 }
 
-/** The object a creation the server accepted answered with; anything else is a violation of the rule at hand. */
-function createdBody(created: Creation): Record<string, Json> {
+/** The object a creation the server accepted answered with; anything else is a violation of the rule at hand, and undefined. */
+function createdBody(findings: Findings, created: Creation): Record<string, Json> | undefined {
   requireCreated(created);
   const { json, rawBody } = responseOf(created.exchange);
-  expectThat(isJsonObject(json), { expected: 'the created Pet as a JSON object', seen: preview(rawBody, 120), exchanges: [created.exchange] });
-  return json;
+  const object = expectThat(findings, isJsonObject(json), { expected: 'the created Pet as a JSON object', seen: preview(rawBody, 120), exchanges: [created.exchange] });
+  return object ? json as Record<string, Json> : undefined;
 }
 
 /** The id a creation answered, when it is an integer: the only handle on the pet for GET /pets/{petId}. */
@@ -137,13 +138,14 @@ function createdId(created: Creation): number | bigint | undefined {
 }
 
 /**
- * Fails when a pet this suite created came back without an integer id: the id is the only handle on a
- * created pet, so without it neither uniqueness (CREATE-04) nor fetching back (CREATE-05) can hold.
+ * Whether every pet this suite created came back with an integer id, recording a violation when one did not:
+ * the id is the only handle on a created pet, so without it neither uniqueness (CREATE-04) nor fetching back
+ * (CREATE-05) can hold.
  */
-async function expectIdsReturned(ctx: CheckContext): Promise<void> {
+async function expectIdsReturned(ctx: CheckContext): Promise<boolean> {
   const created = await Promise.all([...creations(ctx).values()]);
   const idless = created.filter((one) => wasCreated(one) && createdId(one) === undefined);
-  expectThat(idless.length === 0, {
+  return expectThat(ctx, idless.length === 0, {
     expected: 'an integer id in every 201 body, the only handle on a created pet',
     seen: `${idless.length} created pet(s) without one, the first answered ${preview(responseOf(idless[0]?.exchange ?? created[0]!.exchange).rawBody, 120)}`,
     exchanges: idless.slice(0, 1).map((one) => one.exchange),
@@ -183,12 +185,13 @@ async function expectEchoed(ctx: CheckContext, label: NewPetLabel): Promise<void
   // The spec states no maximum length and does not forbid unknown members: a server may refuse past a limit of its own.
   const limit = mayRefuseNewPet(sent);
   if (limit !== undefined && isRefusal(exchange)) return ctx.observe(`${label}: refused with 400 and an Error body (${limit}; the spec sets no limit, so refusing is not judged)`);
-  expectThat(wasCreated(created), {
+  const createdAsAsked = expectThat(ctx, wasCreated(created), {
     what: label, expected: `status 201 with the pet, a valid NewPet (categoryId ${show(sent.categoryId)} is an int64)${limit ? `, or for ${limit} 400 with an Error body` : ''}`,
     seen: String(responseOf(exchange).status), body: preview(responseOf(exchange).rawBody), exchanges: [exchange],
   });
+  if (!createdAsAsked) return;
   const differences = differencesFrom(ctx.config.runId, sent, responseOf(exchange).json, sentFields(sent));
-  expectThat(differences.length === 0, {
+  expectThat(ctx, differences.length === 0, {
     what: label, expected: 'the 201 body to echo name, categoryId and status as sent', seen: differences.join('; '), body: responseOf(exchange).rawBody, exchanges: [exchange],
   });
 }
@@ -210,7 +213,7 @@ async function expectClientIdIgnored(ctx: CheckContext, taken: { exchange?: Exch
   if (!answeredSuccess(exchange)) return ctx.observe(`a NewPet carrying "id": ${basicId} is answered ${responseOf(exchange).status}`);
   const reused = answered !== undefined && String(answered) === String(basicId);
   if (reused) taken.exchange = exchange;
-  expectThat(!reused, {
+  expectThat(ctx, !reused, {
     expected: 'the service to assign the id (a new id, or a 4xx for the unknown member)',
     seen: `a NewPet carrying "id": ${basicId} created under that id, which the basic pet already has`, exchanges: [exchange, (await creation(ctx, 'basic')).exchange],
   });
@@ -314,14 +317,14 @@ function invalidBodies(runId: string): Record<'CREATE-08' | 'CREATE-09' | 'CREAT
 
 /** Sends every invalid body of one rule; each must get 400 with an Error body, and every miss is reported. */
 async function expectAllRejected(ctx: CheckContext, rule: keyof ReturnType<typeof invalidBodies>): Promise<void> {
-  await softlyTogether(ctx, invalidBodies(ctx.config.runId)[rule], async (invalid) => {
-    const exchange = await ctx.client.send({
+  await together(ctx, invalidBodies(ctx.config.runId)[rule], async (invalid, part) => {
+    const exchange = await part.client.send({
       method: 'POST',
       path: '/pets',
       ...(invalid.raw !== undefined ? { body: invalid.raw } : { json: invalid.json }),
     });
-    recordIfCreated(ctx, exchange);
-    expectError(exchange, 400, invalid.name);
+    recordIfCreated(part, exchange);
+    expectError(part, exchange, 400, invalid.name);
   });
 }
 
@@ -336,12 +339,12 @@ const MEDIA_TYPES = [
 
 /** CREATE-16: a valid NewPet under each spelling of application/json, created like any other. */
 async function expectMediaTypesAccepted(ctx: CheckContext): Promise<void> {
-  await softlyTogether(ctx, MEDIA_TYPES, async ({ label, contentType, about }) => {
-    const sent = { name: petName(ctx.config.runId, `content-type-${label}`), categoryId: 6, status: 'sold' };
-    const exchange = await ctx.client.send({ method: 'POST', path: '/pets', json: sent, headers: { 'content-type': contentType } });
-    recordIfCreated(ctx, exchange);
+  await together(ctx, MEDIA_TYPES, async ({ label, contentType, about }, part) => {
+    const sent = { name: petName(part.config.runId, `content-type-${label}`), categoryId: 6, status: 'sold' };
+    const exchange = await part.client.send({ method: 'POST', path: '/pets', json: sent, headers: { 'content-type': contentType } });
+    recordIfCreated(part, exchange);
     // Created is what is asked: the exact status of a creation is CREATE-01's to judge.
-    expectThat(answeredSuccess(exchange), {
+    expectThat(part, answeredSuccess(exchange), {
       what: `a valid NewPet sent as Content-Type: ${contentType} (application/json ${about})`, expected: 'the pet created (201), as under application/json',
       seen: String(responseOf(exchange).status), body: preview(responseOf(exchange).rawBody), exchanges: [exchange],
     });
@@ -383,15 +386,16 @@ async function expectNameKeptOrRefused(ctx: CheckContext, probe: NameProbe): Pro
   const exchange = await ctx.client.send({ method: 'POST', path: '/pets', json: sent });
   recordIfCreated(ctx, exchange);
   if (isRefusal(exchange)) return ctx.observe(`${probe.label}: refused with 400 and an Error body`);
-  expectThat(wasCreated({ sent, exchange }), {
+  const created = expectThat(ctx, wasCreated({ sent, exchange }), {
     what: `a name holding ${probe.about}`, expected: 'the pet created (201), or 400 with an Error body', seen: String(responseOf(exchange).status),
     body: preview(responseOf(exchange).rawBody), exchanges: [exchange],
   });
+  if (!created) return;
   // A body without a string name is CREATE-02's and CREATE-03's finding: only a name the server shows is compared.
   const answered = responseOf(exchange).json;
   if (isJsonObject(answered) && typeof answered.name === 'string') {
     const echoed = petFieldDifferences(sent, answered, ['name']);
-    await ctx.softly(() => expectThat(echoed.length === 0, { what: `a name holding ${probe.about}`, expected: 'the name echoed exactly as sent', seen: echoed.join('; '), exchanges: [exchange] }));
+    expectThat(ctx, echoed.length === 0, { what: `a name holding ${probe.about}`, expected: 'the name echoed exactly as sent', seen: echoed.join('; '), exchanges: [exchange] });
   }
   const id = createdId({ sent, exchange });
   if (id === undefined || getPetRemoved(ctx.config.today)) return ctx.observe(`${probe.label}: created; not read back (${id === undefined ? 'no integer id' : 'GET /pets/{petId} is removed'})`);
@@ -404,25 +408,25 @@ const TOGETHER: CheckOptions = { concurrent: true };
 
 describe('creating', () => {
   check('CREATE-01', async (ctx) => {
-    expectStatus((await creation(ctx, 'basic')).exchange, [201]);
+    expectStatus(ctx, (await creation(ctx, 'basic')).exchange, [201]);
   });
 
   check('CREATE-02', async (ctx) => {
     const created = await creation(ctx, 'basic');
     requireCreated(created);
-    expectSchema(created.exchange, 'Pet');
+    expectSchema(ctx, created.exchange, 'Pet');
   });
 
   check('CREATE-03', async (ctx) => {
     await createTogether(ctx, ECHO_PETS);
-    for (const label of ECHO_PETS) await ctx.softly(() => expectEchoed(ctx, label));
+    for (const label of ECHO_PETS) await expectEchoed(ctx, label);
   });
 
   check('CREATE-04', async (ctx) => {
     await createTogether(ctx, Object.keys(NEW_PETS) as NewPetLabel[]);
     for (const label of Object.keys(NEW_PETS) as NewPetLabel[]) await creation(ctx, label);
     const clientId: { exchange?: Exchange } = {};
-    await ctx.softly(() => expectClientIdIgnored(ctx, clientId));
+    await expectClientIdIgnored(ctx, clientId);
     // Every pet the run created so far counts, list fixtures included: a collision anywhere breaks the rule.
     // A client id the server took is reported above, once.
     const byId = new Map<string, Exchange[]>();
@@ -433,7 +437,7 @@ describe('creating', () => {
       byId.set(String(id), [...(byId.get(String(id)) ?? []), exchange]);
     }
     const total = [...byId.values()].reduce((sum, list) => sum + list.length, 0);
-    await expectIdsReturned(ctx);
+    if (!(await expectIdsReturned(ctx))) return;
     if (total < 2) throw new SetupError(`fewer than two creations answered with an integer id (${total}), so ids cannot be compared`);
     for (const [id, exchanges] of byId) {
       if (exchanges.length > 1) ctx.violation({ expected: 'a different id for every created pet', seen: `id ${id} given to ${exchanges.length} pets`, exchanges: exchanges.slice(0, 2) });
@@ -445,20 +449,22 @@ describe('creating', () => {
     skipIfGetPetRemoved(ctx);
     const labels = FETCHED_PETS;
     const all = await Promise.all(labels.map((label) => creation(ctx, label)));
-    await expectIdsReturned(ctx);
+    if (!(await expectIdsReturned(ctx))) return;
     if (!all.some(wasCreated)) throw new SetupError('no pet could be created to fetch back', all[0]?.exchange);
     const fetchable = all.flatMap((created, index) => {
       const id = createdId(created);
       return id === undefined ? [] : [{ created, id, label: labels[index]! }];
     });
-    await softlyTogether(ctx, fetchable, async ({ created, id, label }) => {
-      const exchange = await readAfterWrite(ctx, `GET /pets/${id}`, answeredAt(created.exchange), () => ctx.client.send({ path: `/pets/${id}` }), (answer) => answer.response?.status !== 404);
-      expectStatus(exchange, [200], `${label} (id ${id})`);
+    await together(ctx, fetchable, async ({ created, id, label }, part) => {
+      const exchange = await readAfterWrite(part, `GET /pets/${id}`, answeredAt(created.exchange), () => part.client.send({ path: `/pets/${id}` }), (answer) => answer.response?.status !== 404);
+      if (!expectStatus(part, exchange, [200], `${label} (id ${id})`)) return;
       // Compared with what was sent, not with the 201 body, so that a value the server changed on the
       // way in shows here too; a status the server chose is compared with the one it answered first.
-      const expected = { ...created.sent, id, status: created.sent.status ?? createdBody(created).status };
-      const differences = differencesFrom(ctx.config.runId, expected, responseOf(exchange).json, ['id', 'name', 'categoryId', 'status']);
-      expectThat(differences.length === 0, {
+      const answered = created.sent.status === undefined ? createdBody(part, created) : {};
+      if (!answered) return;
+      const expected = { ...created.sent, id, status: created.sent.status ?? answered.status };
+      const differences = differencesFrom(part.config.runId, expected, responseOf(exchange).json, ['id', 'name', 'categoryId', 'status']);
+      expectThat(part, differences.length === 0, {
         what: `${label}: GET /pets/${id}`, expected: 'the pet as created', seen: differences.join('; '), body: responseOf(exchange).rawBody, exchanges: [exchange, created.exchange],
       });
     });
@@ -466,11 +472,13 @@ describe('creating', () => {
 
   check('CREATE-06', async (ctx) => {
     const created = await creation(ctx, 'withoutStatus');
-    expectThat(wasCreated(created), {
+    const createdAsAsked = expectThat(ctx, wasCreated(created), {
       expected: 'status 201 for a NewPet without status (status is optional)', seen: String(responseOf(created.exchange).status), body: preview(responseOf(created.exchange).rawBody), exchanges: [created.exchange],
     });
-    const status = createdBody(created).status;
-    expectThat(status === undefined || (PET_STATUSES as readonly Json[]).includes(status), {
+    const body = createdAsAsked ? createdBody(ctx, created) : undefined;
+    if (!body) return;
+    const { status } = body;
+    expectThat(ctx, status === undefined || (PET_STATUSES as readonly Json[]).includes(status), {
       expected: `no status, or one of ${PET_STATUSES.join(', ')}, for a pet created without status`, seen: `status ${show(status)}`, exchanges: [created.exchange],
     });
   });
@@ -478,7 +486,9 @@ describe('creating', () => {
   check('CREATE-07', async (ctx) => {
     const created = await creation(ctx, 'withoutStatus');
     if (!wasCreated(created)) return ctx.observe(`a pet without status was not created: ${describeExchange(created.exchange)}`);
-    const status = createdBody(created).status;
+    const body = createdBody(ctx, created);
+    if (!body) return;
+    const { status } = body;
     ctx.observe(status === undefined ? 'a pet created without status comes back without status' : `a pet created without status comes back with status ${show(status)}`);
   });
 
@@ -514,14 +524,12 @@ describe('creating', () => {
     const ours = page.filter((item) => isValidPet(item) && created.has(String(item.id))) as Array<Record<string, Json>>;
     if (ours.length === 0) return ctx.skip(`none of the ${created.size} pet(s) this run created is on the page ${asked} answered (${page.length} pets)`);
     for (const item of ours) {
-      await ctx.softly(() => {
-        // An id answered twice is CREATE-04's finding: the item matches if it is either of those pets.
-        const candidates = created.get(String(item.id))!.map(listedExpectation);
-        const all = candidates.map(({ expected, fields }) => differencesFrom(ctx.config.runId, expected, item, fields));
-        const closest = all.reduce((best, differences) => (differences.length < best.length ? differences : best));
-        expectThat(closest.length === 0, {
-          what: `id ${show(item.id)}`, expected: 'GET /pets to list the pet as it was created', seen: closest.join('; '), body: show(item), exchanges: [exchange, created.get(String(item.id))![0]!.exchange],
-        });
+      // An id answered twice is CREATE-04's finding: the item matches if it is either of those pets.
+      const candidates = created.get(String(item.id))!.map(listedExpectation);
+      const all = candidates.map(({ expected, fields }) => differencesFrom(ctx.config.runId, expected, item, fields));
+      const closest = all.reduce((best, differences) => (differences.length < best.length ? differences : best));
+      expectThat(ctx, closest.length === 0, {
+        what: `id ${show(item.id)}`, expected: 'GET /pets to list the pet as it was created', seen: closest.join('; '), body: show(item), exchanges: [exchange, created.get(String(item.id))![0]!.exchange],
       });
     }
     ctx.observe(`compared ${ours.length} listed pet(s) this run created with what was sent`);
@@ -544,7 +552,7 @@ describe('creating', () => {
     const basic = await creation(ctx, 'basic');
     if (!wasCreated(basic)) ctx.observe(`the basic pet was not created (${describeExchange(basic.exchange)}), so no name is repeated`);
     const probes = nameProbes(ctx.config.runId, wasCreated(basic) ? String(basic.sent.name) : undefined);
-    await softlyTogether(ctx, probes, (probe) => expectNameKeptOrRefused(ctx, probe));
+    await together(ctx, probes, (probe, part) => expectNameKeptOrRefused(part, probe));
   }, TOGETHER);
 
   check('CREATE-18', async (ctx) => {

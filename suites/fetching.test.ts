@@ -9,7 +9,7 @@ import { petFieldDifferences, show, type PetField } from '../helpers/fixtures/pe
 import { createdAtOf, readAfterWrite } from '../helpers/http/read-after-write.js';
 import { highestKnownPetId, isValidPet, petsKnownToExist, unknownPetId, type Pet } from '../helpers/fixtures/pets.js';
 import { INT64 } from '../helpers/spec/facts.js';
-import { softlyTogether } from '../helpers/judge/together.js';
+import { together } from '../helpers/judge/together.js';
 
 /** Whether a double would round this id: the ids a lookup through a JS number or a float column gets wrong. */
 function doubleLoses(id: number | bigint): boolean {
@@ -52,7 +52,7 @@ async function expectNotFoundOrCreatedSince(ctx: CheckContext, id: bigint): Prom
   if (status === 200 && isValidPet(json) && isJsonObject(json) && asBigInt(json.id) === id) {
     return ctx.observe(`pet ${id} exists (created since, or beyond what the run listed): ${describeExchange(exchange)}`);
   }
-  expectError(exchange, 404, `a pet that does not exist (id ${id})`);
+  expectError(ctx, exchange, 404, `a pet that does not exist (id ${id})`);
 }
 
 // FETCH-01 may create the pet it fetches; after it, FETCH-02 and FETCH-03 only ask for ids no pet has and run
@@ -65,16 +65,15 @@ describe('fetching', () => {
     const pets = await petsKnownToExist(ctx, { create: true });
     // Pets are listed, but none as a valid Pet to compare with: the listing's shape is LIST-01's finding.
     if (pets.length === 0) ctx.skip('the target lists no valid Pet to fetch and compare (see LIST-01)');
-    await softlyTogether(ctx, petsToFetch(pets), async (pet) => {
+    await together(ctx, petsToFetch(pets), async (pet, part) => {
       // A pet this run created may not have reached the replica that answers yet.
-      const exchange = await readAfterWrite(ctx, `GET /pets/${pet.id}`, createdAtOf(ctx.client.exchanges, String(pet.id)),
-        () => ctx.client.send({ path: `/pets/${pet.id}` }), (answer) => answer.response?.status !== 404);
-      expectStatus(exchange, [200], `id ${pet.id}`);
-      expectSchema(exchange, 'Pet', `id ${pet.id}`);
+      const exchange = await readAfterWrite(part, `GET /pets/${pet.id}`, createdAtOf(part.client.exchanges, String(pet.id)),
+        () => part.client.send({ path: `/pets/${pet.id}` }), (answer) => answer.response?.status !== 404);
+      if (!expectStatus(part, exchange, [200], `id ${pet.id}`) || expectSchema(part, exchange, 'Pet', `id ${pet.id}`) === undefined) return;
       // A status the pet was seen without is not compared: the server may have chosen one since.
       const fields: PetField[] = pet.status === undefined ? ['id', 'name', 'categoryId'] : ['id', 'name', 'categoryId', 'status'];
       const differences = petFieldDifferences(pet, responseOf(exchange).json, fields);
-      expectThat(differences.length === 0, {
+      expectThat(part, differences.length === 0, {
         what: `GET /pets/${pet.id}`, expected: `the pet as the run saw it, ${show(pet)}`, seen: differences.join('; '), body: responseOf(exchange).rawBody, exchanges: [exchange],
       });
     });
@@ -84,26 +83,27 @@ describe('fetching', () => {
     skipIfGetPetRemoved(ctx);
     const top = unknownPetId(ctx.client.exchanges);
     const next = nextPetId(ctx);
-    const topUnknown = async () => {
-      const exchange = await ctx.client.send({ path: `/pets/${top}` });
-      expectError(exchange, 404, `a pet that does not exist (id ${top}, at the top of int64)`);
+    const topUnknown = async (part: CheckContext) => {
+      const exchange = await part.client.send({ path: `/pets/${top}` });
+      expectError(part, exchange, 404, `a pet that does not exist (id ${top}, at the top of int64)`);
     };
     // int64 is signed: -1 is a well-formed id no pet has, not a malformed one (an unsigned parser says 400).
-    const parts = [topUnknown, () => expectNotFoundOrCreatedSince(ctx, -1n)];
+    const parts = [topUnknown, (part: CheckContext) => expectNotFoundOrCreatedSince(part, -1n)];
     const nextTried = next !== undefined && next !== top;
-    if (nextTried) parts.push(() => expectNotFoundOrCreatedSince(ctx, next));
-    await softlyTogether(ctx, parts, (part) => part());
+    if (nextTried) parts.push((part) => expectNotFoundOrCreatedSince(part, next));
+    await together(ctx, parts, (run, part) => run(part));
     if (!nextTried) ctx.observe('no pet id seen below the top of int64, so the id after the highest was not tried');
   }, TOGETHER);
 
   check('FETCH-03', async (ctx) => {
     const pets = await petsKnownToExist(ctx, { create: false });
-    await softlyTogether(ctx, badPetIds(pets[0]?.id ?? 1), async (bad) => {
-      const exchange = await ctx.client.send({ path: `/pets/${encodeURIComponent(bad.segment)}` });
+    await together(ctx, badPetIds(pets[0]?.id ?? 1), async (bad, part) => {
+      const exchange = await part.client.send({ path: `/pets/${encodeURIComponent(bad.segment)}` });
       // Whether the Error body is right is ERR-02's finding; here only the class of the status.
-      expectNoServerError(exchange, `petId ${bad.segment} (${bad.name})`);
-      const { status, rawBody } = responseOf(exchange);
-      expectThat(status >= 400, {
+      const response = expectNoServerError(part, exchange, `petId ${bad.segment} (${bad.name})`);
+      if (!response) return;
+      const { status, rawBody } = response;
+      expectThat(part, status >= 400, {
         what: `petId ${bad.segment} (${bad.name})`, expected: 'a 4xx for a petId that is not an int64 (the spec names no status; 400 and 404 are usual)',
         seen: String(status), body: preview(rawBody), exchanges: [exchange],
       });

@@ -7,13 +7,13 @@ import type fc from 'fast-check';
 import {
   allocateRuns, invalidBodies, MUTATIONS, newPet, seedFor, VALID_SHAPES, type InvalidBody, type NewPetBody,
 } from '../helpers/fuzz/arbitraries.js';
-import { check, type CheckContext, type CheckOptions } from '../helpers/judge/check.js';
+import { check, findingsApart, type CheckContext, type CheckOptions } from '../helpers/judge/check.js';
 import { expectSchema, expectStatus, expectThat } from '../helpers/judge/expect.js';
-import { sendGenerated, shrinkFirstFailure, type FuzzFailure } from '../helpers/fuzz/property.js';
+import { sendGenerated, shrinkFirstFailure, type FuzzFailure, type Probe } from '../helpers/fuzz/property.js';
 import { isJsonObject, jsonEquals, parseJson, stringifyJson } from '../helpers/json.js';
 import type { Exchange } from '../helpers/http/exchange.js';
 import { operationOf } from '../helpers/judge/operations.js';
-import { RuleViolation } from '../helpers/judge/outcome.js';
+import type { ViolationFacts } from '../helpers/judge/outcome.js';
 import { mayRefuseNewPet, show, petFieldDifferences, type PetField } from '../helpers/fixtures/pet-fields.js';
 import { petName, recordIfCreated } from '../helpers/fixtures/pets.js';
 import { explore, lanesOf, type SequenceFailure } from '../helpers/explore/explore.js';
@@ -42,12 +42,12 @@ interface Kind<T> {
   /** Where the kind stands in its rule's list: it picks the kind's own seed. */
   index: number;
   runs: number;
-  probe: (value: T) => Promise<void>;
+  probe: Probe<T>;
 }
 
 /**
  * Sends every kind's generated runs together, then shrinks each kind's first failure in turn within the
- * rule's shrink budget; each failure becomes a violation carrying its counterexample.
+ * rule's shrink budget; each failure is recorded as a violation carrying its counterexample.
  */
 async function fuzzKinds<T>(ctx: CheckContext, kinds: readonly Kind<T>[]): Promise<void> {
   const shrinkBudget = { left: SHRINK_STEPS_PER_RULE };
@@ -56,13 +56,11 @@ async function fuzzKinds<T>(ctx: CheckContext, kinds: readonly Kind<T>[]): Promi
   const sent = await Promise.all(kinds.map((kind) => sendGenerated(kind.arbitrary, budgetOf(kind), kind.probe, announce)));
   for (const [position, kind] of kinds.entries()) {
     const runs = sent[position]!;
-    await ctx.softly(async () => {
-      const budget = { ...runs.budget, maxShrinks: Math.min(SHRINK_STEPS_PER_FAILURE, shrinkBudget.left) };
-      const failure = await shrinkFirstFailure({ ...runs, budget }, kind.probe);
-      if (!failure) return;
-      shrinkBudget.left -= failure.shrinkSteps;
-      throw counterexample(kind.property, failure);
-    });
+    const budget = { ...runs.budget, maxShrinks: Math.min(SHRINK_STEPS_PER_FAILURE, shrinkBudget.left) };
+    const failure = await shrinkFirstFailure({ ...runs, budget }, kind.probe);
+    if (!failure) continue;
+    shrinkBudget.left -= failure.shrinkSteps;
+    ctx.violation(counterexample(kind.property, failure));
   }
 }
 
@@ -73,39 +71,51 @@ function replayLine(ctx: CheckContext, runsOption: string, runs: number): string
   return `npx petstore-conformance ${target}--only ${ctx.rule.id} --seed ${ctx.config.seed} ${runsOption} ${runs}`;
 }
 
-function counterexample<T>(property: Property<T>, failure: FuzzFailure<T>): RuleViolation {
+/** A shrunk failure as the finding it is: the probe's own, restated with the seed and the counterexample. */
+function counterexample<T>(property: Property<T>, failure: FuzzFailure<T>): ViolationFacts {
   const { ctx, runsOption } = property;
   const { seed } = ctx.config;
   const runs = runsOption === '--fuzz-runs' ? ctx.config.fuzzRuns : ctx.config.fuzzValidRuns;
   const replay = replayLine(ctx, runsOption, runs);
   const shrunk = failure.shrinkSteps === 0 ? 'not shrunk' : `shrunk in ${failure.shrinkSteps} step(s)`;
-  return RuleViolation.of({
-    // A probe throws single findings, which keep their facts; only combined ones lack them.
-    ...failure.violation.facts!,
+  return {
+    ...failure.finding,
     note: `seed ${seed}, ${shrunk}`,
     counterexample: { seed, path: failure.path, mutation: property.labelOf(failure.value), body: property.textOf(failure.value), replay },
-  });
+  };
 }
 
 /**
  * A failing sequence as a finding: the command whose answer broke a statement, the statement's own rule (which
  * fails too, through the whole-run judging), and the shrunk sequence with its replay script.
  */
-function sequenceViolation(ctx: CheckContext, failure: SequenceFailure): RuleViolation {
+function sequenceViolation(ctx: CheckContext, failure: SequenceFailure): ViolationFacts {
   const { seed, exploreRuns } = ctx.config;
   const replay = replayLine(ctx, '--explore-runs', exploreRuns);
   const last = failure.executed.at(-1)!;
   const shrunk = failure.attempts === 0 ? 'not shrunk' : `shrunk from ${failure.firstLength} to ${failure.executed.length} command(s) in ${failure.attempts} attempt(s)`;
   const also = failure.alsoBroken.length > 0 ? `; the same answer also breaks ${failure.alsoBroken.join(', ')}` : '';
   const commands = commandLines(failure.executed);
-  return RuleViolation.of({
+  return {
     what: `sequence ${failure.lane}, command ${failure.executed.length} (${last.command}) breaks ${failure.finding.rule}`,
     expected: failure.finding.expected,
     seen: failure.finding.seen,
     exchanges: failure.finding.exchanges,
     note: `seed ${seed}, ${shrunk}${also}`,
     counterexample: { seed, path: failure.path, mutation: `sequence ${failure.lane}`, body: commands.join('\n'), replay, script: replayScript(failure, seed, replay) },
-  });
+  };
+}
+
+/**
+ * A probe from a part of the check that records its findings: the part runs on a context whose findings are
+ * kept apart, and the probe returns the first (each part ends at its first finding), or undefined.
+ */
+function probeOf<T>(ctx: CheckContext, part: (part: CheckContext, value: T) => Promise<void>): Probe<T> {
+  return async (value) => {
+    const apart = findingsApart(ctx);
+    await part(apart.ctx, value);
+    return apart.findings[0];
+  };
 }
 
 /** Sends one body to createPet; a pet a server wrongly creates is still put on record. */
@@ -119,9 +129,10 @@ async function post(ctx: CheckContext, text: string) {
 async function expectRejected(ctx: CheckContext, body: InvalidBody): Promise<void> {
   const exchange = await post(ctx, body.text);
   const context = `${body.mutation} (${body.detail})`;
-  expectStatus(exchange, [400], context);
-  const error = expectSchema(exchange, 'Error', context) as { status?: unknown };
-  expectThat(jsonEquals(error.status, 400), { what: context, expected: 'an Error whose status is 400', seen: show(error.status), exchanges: [exchange] });
+  if (!expectStatus(ctx, exchange, [400], context)) return;
+  const error = expectSchema(ctx, exchange, 'Error', context) as { status?: unknown } | undefined;
+  if (!error) return;
+  expectThat(ctx, jsonEquals(error.status, 400), { what: context, expected: 'an Error whose status is 400', seen: show(error.status), exchanges: [exchange] });
 }
 
 /** 201 with a Pet that carries exactly the name, categoryId and status sent (int64 compared exactly). */
@@ -132,15 +143,16 @@ async function expectEchoed(ctx: CheckContext, shape: string, pet: NewPetBody): 
   // names may repeat) may refuse the body, as CREATE-03 and CREATE-17 allow too.
   const limit = mayRefuseNewPet(pet, { nameRepeated: exchange.response?.status === 400 && nameSentElsewhere(ctx, pet.name, exchange) });
   if (limit !== undefined && exchange.response?.status === 400) {
-    expectSchema(exchange, 'Error', `${context}, refused for ${limit}`);
+    expectSchema(ctx, exchange, 'Error', `${context}, refused for ${limit}`);
     return;
   }
-  expectStatus(exchange, limit ? [201, 400] : [201], context);
-  const created = expectSchema(exchange, 'Pet', context);
+  if (!expectStatus(ctx, exchange, limit ? [201, 400] : [201], context)) return;
+  const created = expectSchema(ctx, exchange, 'Pet', context);
+  if (created === undefined) return;
   // Without a status sent, the Pet schema alone decides: absent or a PetStatus (the spec states no default).
   const fields: PetField[] = pet.status === undefined ? ['name', 'categoryId'] : ['name', 'categoryId', 'status'];
   const differences = petFieldDifferences(pet, created, fields);
-  expectThat(differences.length === 0, { what: context, expected: `the Pet to echo ${fields.join(', ')} as sent`, seen: differences.join('; '), exchanges: [exchange] });
+  expectThat(ctx, differences.length === 0, { what: context, expected: `the Pet to echo ${fields.join(', ')} as sent`, seen: differences.join('; '), exchanges: [exchange] });
 }
 
 /** Whether another creation of the run sent this name: a server may keep names unique and refuse the second. */
@@ -178,7 +190,7 @@ describe('fuzzing', () => {
       ctx, runsOption: '--fuzz-runs', textOf: (body) => body.text, labelOf: (body) => `${body.mutation}: ${body.detail}`,
     };
     const kinds = MUTATIONS.flatMap((mutation, index): Kind<InvalidBody>[] => runs[index] === 0 ? [] : [{
-      property, arbitrary: invalidBodies(namePrefix(ctx), mutation), index, runs: runs[index]!, probe: (body) => expectRejected(ctx, body),
+      property, arbitrary: invalidBodies(namePrefix(ctx), mutation), index, runs: runs[index]!, probe: probeOf(ctx, expectRejected),
     }]);
     await fuzzKinds(ctx, kinds);
     const tried = MUTATIONS.filter((_, index) => runs[index]! > 0).length;
@@ -197,7 +209,7 @@ describe('fuzzing', () => {
       // Offset past the mutations, so that no valid shape shares a seed with a mutation of FUZZ-01.
       index: MUTATIONS.length + index,
       runs: runs[index]!,
-      probe: (pet) => expectEchoed(ctx, shape.shape, pet),
+      probe: probeOf(ctx, (part, pet: NewPetBody) => expectEchoed(part, shape.shape, pet)),
     }]);
     await fuzzKinds(ctx, kinds);
     ctx.observe(`seed ${seed}: ${bodies(fuzzValidRuns, 'valid')}, each creating a pet (replay with --seed ${seed})`);
@@ -207,7 +219,7 @@ describe('fuzzing', () => {
   check('FUZZ-03', async (ctx) => {
     const { seed, exploreRuns, readOnly } = ctx.config;
     const outcome = await explore(ctx, lanesOf(seed, exploreRuns, readOnly));
-    for (const failure of outcome.failures) ctx.violation(sequenceViolation(ctx, failure).facts!);
+    for (const failure of outcome.failures) ctx.violation(sequenceViolation(ctx, failure));
     if (outcome.stopped) throw outcome.stopped;
     const ran = (generated: boolean) => outcome.lanes.filter((lane) => lane.generated === generated);
     const sum = (lanes: typeof outcome.lanes, key: 'commands' | 'requests') => lanes.reduce((total, lane) => total + lane[key], 0);

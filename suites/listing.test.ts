@@ -8,32 +8,44 @@ import { fallbackCase, sliceRevealingCase } from '../helpers/fixtures/filtered-p
 import { asBigInt } from '../helpers/json.js';
 import { ensurePets, knownPetIds, knownPets, knownStatusCounts, mostHeldStatus, SetupError, type Pet, type PetNeed } from '../helpers/fixtures/pets.js';
 import { validateSchema } from '../helpers/judge/schema.js';
+import type { Findings } from '../helpers/judge/outcome.js';
 import { PAGE_SIZE, PET_STATUSES } from '../helpers/spec/facts.js';
-import { softlyTogether } from '../helpers/judge/together.js';
+import { together } from '../helpers/judge/together.js';
 import { runKey } from '../helpers/run-context.js';
 
-/**
- * A 200 page, or a violation saying what came back instead. Only the array is required here: whether
- * each item is a valid Pet is LIST-01's finding, so a mistyped field does not also break every count.
- */
-async function listPage(ctx: CheckContext, query: Record<string, string> | string = {}): Promise<{ pets: Pet[]; exchange: Exchange }> {
-  const exchange = await ctx.client.send({ path: '/pets', query });
-  expectStatus(exchange, [200]);
-  return { pets: expectArray(exchange), exchange };
+/** A page as the listing answered it. */
+interface Page {
+  pets: Pet[];
+  exchange: Exchange;
 }
 
-function expectArray(exchange: Exchange): Pet[] {
+/**
+ * A 200 page, or undefined once a violation says what came back instead. Only the array is required here:
+ * whether each item is a valid Pet is LIST-01's finding, so a mistyped field does not also break every count.
+ */
+async function listPage(ctx: CheckContext, query: Record<string, string> | string = {}): Promise<Page | undefined> {
+  const exchange = await ctx.client.send({ path: '/pets', query });
+  if (!expectStatus(ctx, exchange, [200])) return undefined;
+  const pets = expectArray(ctx, exchange);
+  return pets && { pets, exchange };
+}
+
+function expectArray(findings: Findings, exchange: Exchange): Pet[] | undefined {
   const body = responseOf(exchange).json;
-  expectThat(Array.isArray(body), { expected: 'a JSON array of pets', seen: preview(responseOf(exchange).rawBody, 120), exchanges: [exchange] });
+  if (!expectThat(findings, Array.isArray(body), { expected: 'a JSON array of pets', seen: preview(responseOf(exchange).rawBody, 120), exchanges: [exchange] })) return undefined;
   return body as unknown as Pet[];
 }
 
-/** ensurePets, where a 200 listing that is not an array is this suite's finding, not a broken setup. */
-async function ensureListed(ctx: CheckContext, ...needs: PetNeed[]): Promise<Pet[]> {
+/**
+ * ensurePets, where a 200 listing that is not an array is this suite's finding, not a broken setup: undefined
+ * once it is recorded.
+ */
+async function ensureListed(ctx: CheckContext, ...needs: PetNeed[]): Promise<Pet[] | undefined> {
   try {
     return await ensurePets(ctx, ...needs);
   } catch (error) {
-    if (error instanceof SetupError && error.exchange?.response?.status === 200 && error.exchange.request.method === 'GET') expectArray(error.exchange);
+    const listing = error instanceof SetupError && error.exchange?.response?.status === 200 && error.exchange.request.method === 'GET' ? error.exchange : undefined;
+    if (listing && !expectArray(ctx, listing)) return undefined;
     throw error;
   }
 }
@@ -44,9 +56,10 @@ async function ensureListed(ctx: CheckContext, ...needs: PetNeed[]): Promise<Pet
  * empty target a default page and one more of one status, for LIST-14), then two of each status for the
  * filters (LIST-09, LIST-10, LIST-11) and one without status, which no filtered page may hold (LIST-09).
  */
-async function ensureSuiteFixtures(ctx: CheckContext): Promise<void> {
-  const fillerStatus = mostHeldStatus(await ensureListed(ctx));
-  await ensureListed(ctx, { total: PAGE_SIZE.default + 1, fillerStatus }, { perStatus: 2, withoutStatus: 1 });
+async function ensureSuiteFixtures(ctx: CheckContext): Promise<boolean> {
+  const listed = await ensureListed(ctx);
+  if (!listed) return false;
+  return (await ensureListed(ctx, { total: PAGE_SIZE.default + 1, fillerStatus: mostHeldStatus(listed) }, { perStatus: 2, withoutStatus: 1 })) !== undefined;
 }
 
 /** The POSTs of the run the target answered 201: how many pets it said it made, whatever ids it gave them. */
@@ -73,8 +86,8 @@ function tooFewToJudgeThePage(known: number, created: number): string {
 function expectPageSize(ctx: CheckContext, pets: Pet[], limit: number, known: number, exchange: Exchange): void {
   if (known === 0 && pets.length === 0) ctx.skip(`the target has shown no pet, so limit=${limit} cannot be told from an empty store (--read-only on an empty target?)`);
   const want = Math.min(limit, known);
-  expectThat(pets.length <= limit, { expected: `at most ${limit} pets`, seen: `${pets.length} pets`, exchanges: [exchange] });
-  expectThat(pets.length >= want, { expected: `${want} pets (the target holds at least ${known})`, seen: `${pets.length} pets`, exchanges: [exchange] });
+  if (!expectThat(ctx, pets.length <= limit, { expected: `at most ${limit} pets`, seen: `${pets.length} pets`, exchanges: [exchange] })) return;
+  expectThat(ctx, pets.length >= want, { expected: `${want} pets (the target holds at least ${known})`, seen: `${pets.length} pets`, exchanges: [exchange] });
 }
 
 /**
@@ -84,16 +97,19 @@ function expectPageSize(ctx: CheckContext, pets: Pet[], limit: number, known: nu
  */
 async function expectRefusedOrPaged(ctx: CheckContext, value: string): Promise<void> {
   const exchange = await ctx.client.send({ path: '/pets', query: `limit=${encodeURIComponent(value)}` });
-  const { status } = expectNoServerError(exchange, `limit=${value}`);
+  const response = expectNoServerError(ctx, exchange, `limit=${value}`);
+  if (!response) return;
+  const { status } = response;
   if (status >= 400) {
-    expectSchema(exchange, 'Error', `limit=${value} refused with ${status}`);
+    expectSchema(ctx, exchange, 'Error', `limit=${value} refused with ${status}`);
     return;
   }
-  expectThat(status === 200, {
+  const paged = expectThat(ctx, status === 200, {
     what: `limit=${value}`, expected: 'a 4xx with an Error body or a 200 page', seen: `${status}`, body: preview(responseOf(exchange).rawBody), exchanges: [exchange],
   });
-  const pets = expectArray(exchange);
-  expectThat(pets.length <= PAGE_SIZE.max, { what: `limit=${value}`, expected: `at most ${PAGE_SIZE.max} pets`, seen: `${pets.length} pets`, exchanges: [exchange] });
+  const pets = paged ? expectArray(ctx, exchange) : undefined;
+  if (!pets) return;
+  expectThat(ctx, pets.length <= PAGE_SIZE.max, { what: `limit=${value}`, expected: `at most ${PAGE_SIZE.max} pets`, seen: `${pets.length} pets`, exchanges: [exchange] });
 }
 
 /** How a target reacted to a bad limit, in words for LIST-08. */
@@ -107,7 +123,7 @@ function reactionTo(exchange: Exchange): string {
  * The unfiltered order the target showed last: its longest page (the largest page LIST-04 asked for in a full run) sent
  * after the run's last POST, so the pets it created are in it. Listed afresh when there is none.
  */
-async function unfilteredOrder(ctx: CheckContext): Promise<Pet[]> {
+async function unfilteredOrder(ctx: CheckContext): Promise<Pet[] | undefined> {
   const exchanges = ctx.client.exchanges;
   const lastPost = exchanges.findLastIndex((e) => e.request.method === 'POST');
   const pages = exchanges.slice(lastPost + 1)
@@ -115,19 +131,20 @@ async function unfilteredOrder(ctx: CheckContext): Promise<Pet[]> {
     .filter((e) => e.response?.status === 200 && Array.isArray(e.response.json))
     .map((e) => e.response!.json as unknown as Pet[]);
   const longest = pages.reduce<Pet[] | undefined>((best, page) => (best && best.length >= page.length ? best : page), undefined);
-  return longest ?? (await listPage(ctx, { limit: String(PAGE_SIZE.max) })).pets;
+  return longest ?? (await listPage(ctx, { limit: String(PAGE_SIZE.max) }))?.pets;
 }
 
 /** Below the minimum, negative, one above the maximum, and far above it. */
 const OUT_OF_RANGE = [PAGE_SIZE.min - 1, -1, PAGE_SIZE.max + 1, PAGE_SIZE.max * 10].map(String);
 const NOT_INTEGERS = ['abc', '1.5', '', '10abc'];
 /** Default pages per status, fetched by LIST-09 and reused by LIST-10 and LIST-14: three requests, not nine. */
-const STATUS_PAGES = runKey<Map<string, { pets: Pet[]; exchange: Exchange }>>('listing: default page per status');
+const STATUS_PAGES = runKey<Map<string, Page>>('listing: default page per status');
 
-async function statusPage(ctx: CheckContext, status: string): Promise<{ pets: Pet[]; exchange: Exchange }> {
+/** The default page of one status; undefined once a violation says what came back instead (asked again by the next check). */
+async function statusPage(ctx: CheckContext, status: string): Promise<Page | undefined> {
   const pages = ctx.run.shared(STATUS_PAGES, () => new Map());
   const page = pages.get(status) ?? (await listPage(ctx, { status }));
-  pages.set(status, page);
+  if (page) pages.set(status, page);
   return page;
 }
 
@@ -138,43 +155,45 @@ const TOGETHER: CheckOptions = { concurrent: true };
 
 describe('listing', () => {
   check('LIST-01', async (ctx) => {
-    const { exchange } = await listPage(ctx);
-    expectSchema(exchange, 'PetList');
+    const page = await listPage(ctx);
+    if (page) expectSchema(ctx, page.exchange, 'PetList');
   });
 
   check('LIST-02', async (ctx) => {
-    await ensureSuiteFixtures(ctx);
-    const { pets, exchange } = await listPage(ctx);
+    if (!(await ensureSuiteFixtures(ctx))) return;
+    const page = await listPage(ctx);
+    if (!page) return;
+    const { pets, exchange } = page;
     const known = knownPetIds(ctx.client.exchanges).size;
     if (known <= PAGE_SIZE.default) ctx.skip(tooFewToJudgeThePage(known, createdByTheRun(ctx.client.exchanges)));
-    expectThat(pets.length === PAGE_SIZE.default, {
+    expectThat(ctx, pets.length === PAGE_SIZE.default, {
       expected: `exactly ${PAGE_SIZE.default} pets without limit (the target holds at least ${known})`, seen: `${pets.length} pets`, exchanges: [exchange],
     });
   });
 
   check('LIST-03', async (ctx) => {
-    await ensureListed(ctx, { total: PAGE_SIZE.min });
-    const { pets, exchange } = await listPage(ctx, { limit: String(PAGE_SIZE.min) });
-    expectPageSize(ctx, pets, PAGE_SIZE.min, knownPetIds(ctx.client.exchanges).size, exchange);
+    if (!(await ensureListed(ctx, { total: PAGE_SIZE.min }))) return;
+    const page = await listPage(ctx, { limit: String(PAGE_SIZE.min) });
+    if (page) expectPageSize(ctx, page.pets, PAGE_SIZE.min, knownPetIds(ctx.client.exchanges).size, page.exchange);
   }, TOGETHER);
 
   check('LIST-04', async (ctx) => {
-    const { pets, exchange } = await listPage(ctx, { limit: String(PAGE_SIZE.max) });
-    expectPageSize(ctx, pets, PAGE_SIZE.max, knownPetIds(ctx.client.exchanges).size, exchange);
+    const page = await listPage(ctx, { limit: String(PAGE_SIZE.max) });
+    if (page) expectPageSize(ctx, page.pets, PAGE_SIZE.max, knownPetIds(ctx.client.exchanges).size, page.exchange);
   }, TOGETHER);
 
   check('LIST-05', async (ctx) => {
-    await ensureListed(ctx, { total: 7 });
-    const { pets, exchange } = await listPage(ctx, { limit: '7' });
-    expectPageSize(ctx, pets, 7, knownPetIds(ctx.client.exchanges).size, exchange);
+    if (!(await ensureListed(ctx, { total: 7 }))) return;
+    const page = await listPage(ctx, { limit: '7' });
+    if (page) expectPageSize(ctx, page.pets, 7, knownPetIds(ctx.client.exchanges).size, page.exchange);
   }, TOGETHER);
 
   check('LIST-06', async (ctx) => {
-    await softlyTogether(ctx, OUT_OF_RANGE, (value) => expectRefusedOrPaged(ctx, value));
+    await together(ctx, OUT_OF_RANGE, (value, part) => expectRefusedOrPaged(part, value));
   }, TOGETHER);
 
   check('LIST-07', async (ctx) => {
-    await softlyTogether(ctx, NOT_INTEGERS, (value) => expectRefusedOrPaged(ctx, value));
+    await together(ctx, NOT_INTEGERS, (value, part) => expectRefusedOrPaged(part, value));
   }, TOGETHER);
 
   check('LIST-08', async (ctx) => {
@@ -186,14 +205,16 @@ describe('listing', () => {
   check('LIST-09', async (ctx) => {
     // A pet without status too: a filter written `status = ? OR status IS NULL`, or one that compares with a
     // NULL column in a language where that passes, lists it under every status, and it has none of them.
-    await ensureListed(ctx, { perStatus: 1, withoutStatus: 1 });
+    if (!(await ensureListed(ctx, { perStatus: 1, withoutStatus: 1 }))) return;
     let judged = 0;
-    await softlyTogether(ctx, PET_STATUSES, async (status) => {
-      const { pets, exchange } = await statusPage(ctx, status);
+    await together(ctx, PET_STATUSES, async (status, part) => {
+      const page = await statusPage(part, status);
+      if (!page) return;
+      const { pets, exchange } = page;
       judged += pets.length;
       const strays = pets.filter((pet) => pet.status !== status);
       const held = (pet: Pet) => (pet.status === undefined ? 'no status at all' : `status ${JSON.stringify(pet.status)}`);
-      expectThat(strays.length === 0, {
+      expectThat(part, strays.length === 0, {
         what: `status=${status}`, expected: `only ${status} pets`, exchanges: [exchange],
         seen: `${strays.length} of ${pets.length} without status ${status}, e.g. id ${strays[0]?.id} with ${strays[0] ? held(strays[0]) : ''}`,
       });
@@ -203,33 +224,35 @@ describe('listing', () => {
   });
 
   check('LIST-10', async (ctx) => {
-    await ensureListed(ctx, { perStatus: 1 });
+    if (!(await ensureListed(ctx, { perStatus: 1 }))) return;
     const known = knownStatusCounts(ctx.client.exchanges);
     const held = PET_STATUSES.filter((status) => (known.get(status) ?? 0) > 0);
     if (held.length === 0) ctx.skip('the target has shown no pet with a status, so an empty filtered page cannot be told from a right one');
     for (const status of held) {
-      await ctx.softly(async () => {
-        const { pets, exchange } = await statusPage(ctx, status);
-        const matching = pets.filter((pet) => pet.status === status);
-        expectThat(matching.length > 0, {
-          what: `status=${status}`, expected: `at least one ${status} pet (the target has shown ${known.get(status)})`, seen: `${pets.length} pets, none ${status}`, exchanges: [exchange],
-        });
+      const page = await statusPage(ctx, status);
+      if (!page) continue;
+      const { pets, exchange } = page;
+      expectThat(ctx, pets.some((pet) => pet.status === status), {
+        what: `status=${status}`, expected: `at least one ${status} pet (the target has shown ${known.get(status)})`, seen: `${pets.length} pets, none ${status}`, exchanges: [exchange],
       });
     }
   });
 
   check('LIST-11', async (ctx) => {
-    await ensureListed(ctx, { perStatus: 2 });
+    if (!(await ensureListed(ctx, { perStatus: 2 }))) return;
     const order = await unfilteredOrder(ctx);
+    if (!order) return;
     const shown = knownPets(ctx.client.exchanges);
     const known = knownStatusCounts(ctx.client.exchanges);
     const statuses = order.map((pet) => asBigInt(pet.id)).map((id) => (id === undefined ? undefined : shown.get(String(id))?.status));
     const chosen = sliceRevealingCase(statuses, known) ?? fallbackCase(known);
     if (!chosen) return ctx.skip('the target has shown no pet with a status to filter for');
     const { status, limit } = chosen;
-    const { pets, exchange } = await listPage(ctx, { status, limit: String(limit) });
+    const page = await listPage(ctx, { status, limit: String(limit) });
+    if (!page) return;
+    const { pets, exchange } = page;
     const why = chosen.inFirst === undefined ? '' : `; its first ${limit} pet(s) unfiltered hold ${chosen.inFirst} ${status}, so a page cut before filtering comes back short`;
-    expectThat(pets.length === limit && pets.every((pet) => pet.status === status), {
+    expectThat(ctx, pets.length === limit && pets.every((pet) => pet.status === status), {
       what: `status=${status}&limit=${limit}`, expected: `exactly ${limit} ${status} pet(s) (the target has shown ${chosen.known}${why})`,
       seen: `${pets.length} pet(s) with statuses ${JSON.stringify(pets.map((p) => p.status))}`, exchanges: [exchange],
     });
@@ -254,9 +277,11 @@ describe('listing', () => {
       const held = PET_STATUSES.map((s) => `${known.get(s) ?? 0} ${s}`).join(', ');
       return ctx.skip(`no status has more than ${PAGE_SIZE.default} pets the target has shown (${held}), so a filtered default page of ${PAGE_SIZE.default} cannot be told from a short one; LIST-02 makes ${PAGE_SIZE.default + 1} of one status only on an empty target`);
     }
-    const { pets, exchange } = await statusPage(ctx, status);
+    const page = await statusPage(ctx, status);
+    if (!page) return;
+    const { pets, exchange } = page;
     // Only the count: whether the page holds the right statuses is LIST-09's.
-    expectThat(pets.length === PAGE_SIZE.default, {
+    expectThat(ctx, pets.length === PAGE_SIZE.default, {
       what: `status=${status} without limit`, expected: `exactly ${PAGE_SIZE.default} pets (the target has shown ${known.get(status)} ${status})`, seen: `${pets.length} pets`, exchanges: [exchange],
     });
   });

@@ -8,7 +8,7 @@ import { credentialOf } from '../helpers/http/client.js';
 import { describeExchange, type Exchange } from '../helpers/http/exchange.js';
 import { expectSchema, expectStatus, expectThat, responseOf } from '../helpers/judge/expect.js';
 import { groupExchanges, operationOf } from '../helpers/judge/operations.js';
-import { outcomeOfThrown, RuleViolation, SkipCheck } from '../helpers/judge/outcome.js';
+import { outcomeOfThrown, SkipCheck } from '../helpers/judge/outcome.js';
 import { readRateLimitHeaders, UNIX_TIME_FLOOR } from '../helpers/http/pacing.js';
 import {
   carriesIntegers, RATE_01, RATE_02, RATE_03, RATE_05, serverNow, SHOWN_HEADER, type Invariant, type RateLimitHeader,
@@ -259,10 +259,11 @@ describe('ratelimit', () => {
     const probe = await theProbe(ctx);
     if (probe.overLimit) {
       const { zero, accepted } = probe.overLimit;
-      throw RuleViolation.of({
+      ctx.violation({
         expected: 'status 429 for a request sent after X-RateLimit-Remaining reached 0 in the same window',
         seen: `${accepted.response!.status} with X-RateLimit-Remaining ${accepted.response!.headers['x-ratelimit-remaining'] ?? '(none)'}`, exchanges: [zero, accepted],
       });
+      return;
     }
     if (!probe.first429) ctx.skip(probe.inconclusive!);
     const position = probe.exchanges.filter((exchange) => exchange.seq <= probe.first429!.seq).length;
@@ -272,24 +273,28 @@ describe('ratelimit', () => {
   check('RATE-08', async (ctx) => {
     const limited = await the429(ctx);
     const value = responseOf(limited).headers['retry-after'];
-    expectThat(value !== undefined, { expected: 'a Retry-After header on the 429', seen: 'none', exchanges: [limited] });
-    expectThat(retryAfterForm(value) !== 'invalid', {
+    if (value === undefined) {
+      ctx.violation({ expected: 'a Retry-After header on the 429', seen: 'none', exchanges: [limited] });
+      return;
+    }
+    expectThat(ctx, retryAfterForm(value) !== 'invalid', {
       expected: 'Retry-After as delta-seconds (e.g. 30) or an HTTP-date (e.g. Sun, 06 Nov 1994 08:49:37 GMT)', seen: `"${value}"`, exchanges: [limited],
     });
   });
 
   check('RATE-09', async (ctx) => {
     const limited = await the429(ctx);
-    const body = expectSchema(limited, 'Error', 'the 429') as { status: unknown };
-    expectThat(String(body.status) === '429', { expected: 'the 429\'s Error body to say "status": 429', seen: `"status": ${String(body.status)}`, exchanges: [limited] });
+    const body = expectSchema(ctx, limited, 'Error', 'the 429') as { status: unknown } | undefined;
+    if (!body) return;
+    expectThat(ctx, String(body.status) === '429', { expected: 'the 429\'s Error body to say "status": 429', seen: `"status": ${String(body.status)}`, exchanges: [limited] });
   });
 
   check('RATE-10', async (ctx) => {
     const limited = await the429(ctx);
     const missing = RATE_01.problem(limited);
-    expectThat(missing === undefined, { expected: 'X-RateLimit-Limit, X-RateLimit-Remaining and X-RateLimit-Reset on the 429', seen: missing ?? '', exchanges: [limited] });
+    if (!expectThat(ctx, missing === undefined, { expected: 'X-RateLimit-Limit, X-RateLimit-Remaining and X-RateLimit-Reset on the 429', seen: missing ?? '', exchanges: [limited] })) return;
     const remaining = responseOf(limited).headers['x-ratelimit-remaining']!.trim();
-    expectThat(remaining === '0', { expected: 'X-RateLimit-Remaining 0 on the 429', seen: remaining, exchanges: [limited] });
+    expectThat(ctx, remaining === '0', { expected: 'X-RateLimit-Remaining 0 on the 429', seen: remaining, exchanges: [limited] });
   });
 
   check('RATE-11', async (ctx) => {
@@ -299,7 +304,7 @@ describe('ratelimit', () => {
     if (value === undefined || retryAfterForm(value) === 'invalid') ctx.skip('the 429 carries no usable Retry-After (RATE-08), so there is no time to wait for');
     // The client holds this request back until Retry-After has passed, and says so on the terminal.
     const next = await ctx.client.send({ path: '/pets', query: { limit: '1' }, expect429: true });
-    expectStatus(next, [200], `the first request after Retry-After: ${value}`);
+    expectStatus(ctx, next, [200], `the first request after Retry-After: ${value}`);
   });
 
   check('RATE-12', async (ctx) => {

@@ -13,7 +13,7 @@ import { groupExchanges, pathTemplate } from '../helpers/judge/operations.js';
 import { petFieldDifferences } from '../helpers/fixtures/pet-fields.js';
 import { petName, petsKnownToExist, recordIfCreated, unknownPetId } from '../helpers/fixtures/pets.js';
 import { stringifyJson, type Json } from '../helpers/json.js';
-import { softlyTogether } from '../helpers/judge/together.js';
+import { together } from '../helpers/judge/together.js';
 
 /** A path under the base URL that no API names: the run-labelled text makes it recognisable in the target's logs. */
 const UNKNOWN_PATH = '/petstore-conformance-no-such-path';
@@ -129,10 +129,10 @@ async function probeBigBody(ctx: CheckContext): Promise<void> {
   recordIfCreated(ctx, exchange);
   // The spec shows no maximum body size: taking the NewPet, refusing it as invalid or as too large all conform.
   // An error must still be an Error (ERR-01..03 judge every error of the run).
-  expectStatus(exchange, [201, 400, 413], 'a valid NewPet padded with JSON whitespace to 4 MiB');
-  if (responseOf(exchange).status !== 201) return;
-  const differences = petFieldDifferences(sent, responseOf(exchange).json, ['name', 'categoryId', 'status']);
-  expectThat(differences.length === 0, { expected: 'the 201 body to echo the NewPet the padded body holds', seen: differences.join('; '), exchanges: [exchange] });
+  const response = expectStatus(ctx, exchange, [201, 400, 413], 'a valid NewPet padded with JSON whitespace to 4 MiB');
+  if (response?.status !== 201) return;
+  const differences = petFieldDifferences(sent, response.json, ['name', 'categoryId', 'status']);
+  expectThat(ctx, differences.length === 0, { expected: 'the 201 body to echo the NewPet the padded body holds', seen: differences.join('; '), exchanges: [exchange] });
 }
 
 /** Whether a request failed on a connection the server closed or reset, rather than by a timeout or a bad answer. */
@@ -155,11 +155,11 @@ describe('requests', () => {
   check('REQ-02', (ctx) => probeUnknownPath(ctx), TOGETHER);
 
   check('REQ-03', async (ctx) => {
-    await softlyTogether(ctx, ACCEPTING_JSON, async ({ about, accept }) => {
+    await together(ctx, ACCEPTING_JSON, async ({ about, accept }, part) => {
       // The default page: a limit would make the answer hang on how the server reads it (LIST-03..07 judge that).
-      const exchange = await ctx.client.send({ path: '/pets', headers: { accept } });
+      const exchange = await part.client.send({ path: '/pets', headers: { accept } });
       // The media type of the body is ERR-05's to judge, on this answer as on every other.
-      expectStatus(exchange, [200], `GET /pets with ${about}`);
+      expectStatus(part, exchange, [200], `GET /pets with ${about}`);
     });
   }, TOGETHER);
 

@@ -42,7 +42,7 @@ describe('versioning', () => {
   check('VER-01', async (ctx) => {
     const path = new URL(ctx.config.baseUrl).pathname.replace(/\/+$/, '');
     // A SHOULD, not a MUST: a gateway may lawfully publish the same interface under another path.
-    expectThat(path.endsWith('/v1'), { expected: 'the base URL to end in the version segment /v1', seen: ctx.config.baseUrl });
+    expectThat(ctx, path.endsWith('/v1'), { expected: 'the base URL to end in the version segment /v1', seen: ctx.config.baseUrl });
   });
 
   check('VER-02', async (ctx) => {
@@ -53,7 +53,7 @@ describe('versioning', () => {
     if (!pet) return ctx.skip('the target lists no pet, so a 404 could not tell a removed operation from a missing pet');
     const exchange = await ctx.client.send({ path: `/pets/${pet.id}` });
     const status = responseOf(exchange).status;
-    expectThat(!GONE.includes(status), {
+    expectThat(ctx, !GONE.includes(status), {
       expected: `the deprecated GET /pets/{petId} served until ${GET_PET_REMOVAL} for pet ${pet.id}, which the target holds`,
       seen: String(status), body: preview(responseOf(exchange).rawBody), exchanges: [exchange],
     });

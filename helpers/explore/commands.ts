@@ -37,6 +37,11 @@ export interface ExploreModel {
   readonly budget: Budget;
   /** False once GET /pets/{petId} is past its announced removal: fetches are then left out. */
   readonly fetchesAllowed: boolean;
+  /**
+   * Set once an answer broke a statement (the finding is on the target): no further command applies, so the
+   * attempt's sequence ends with the command whose answer broke it.
+   */
+  ended: boolean;
 }
 
 /** What a command acts on: one attempt at a sequence, sending through the run's client and judging every answer. */
@@ -49,9 +54,12 @@ export interface Target {
   edgeId(edge: EdgeId): bigint | undefined;
   /**
    * Sends a command's requests together (they go out at once, the client keeps --concurrency in flight), then
-   * judges each answer in order; a broken statement throws a RuleViolation that names its rule.
+   * judges each answer in order: the exchanges, or undefined once an answer broke a statement, which the target
+   * records as the attempt's finding (naming its rule). What it throws is no verdict (a request that failed).
    */
-  perform(command: string, requests: ReadonlyArray<{ send: SendOptions; expect: Expectation }>): Promise<Exchange[]>;
+  perform(command: string, requests: ReadonlyArray<{ send: SendOptions; expect: Expectation }>): Promise<Exchange[] | undefined>;
+  /** Whether an answer of this attempt broke a statement. */
+  readonly broken: boolean;
 }
 
 /** Names a repeated name can take: two that differ in case only, and another. A pool this small repeats in short sequences. */
@@ -101,6 +109,7 @@ export abstract class ExploreCommand implements fc.AsyncCommand<ExploreModel, Ta
   abstract fresh(): ExploreCommand;
 
   check(model: Readonly<ExploreModel>): boolean {
+    if (model.ended) return false;
     const { budget } = model;
     const cost = this.cost();
     const affordable = budget.requests >= cost.requests && budget.pets >= cost.pets;
@@ -114,6 +123,7 @@ export abstract class ExploreCommand implements fc.AsyncCommand<ExploreModel, Ta
     model.budget.pets -= cost.pets;
     this.ran = true;
     await this.act(model, target);
+    if (target.broken) model.ended = true;
   }
 }
 
@@ -145,6 +155,7 @@ function describeCreate(spec: CreateSpec, target?: Target): string {
 async function createAll(specs: readonly CreateSpec[], model: ExploreModel, target: Target, command: string): Promise<void> {
   const sent = specs.map((spec) => newPetOf(spec, target));
   const exchanges = await target.perform(command, sent.map((body) => ({ send: { method: 'POST', path: '/pets', json: body }, expect: { operation: 'createPet', sent: body } })));
+  if (!exchanges) return;
   exchanges.forEach((exchange, index) => {
     const id = createdId(exchange);
     if (id !== undefined) model.created.push({ label: specs[index]!.label ?? `#${model.created.length + 1}`, id, sent: sent[index]! });
@@ -222,8 +233,9 @@ export class ListPets extends ExploreCommand {
   protected async act(model: ExploreModel, target: Target): Promise<void> {
     const status = resolveStatus(this.spec.status, target);
     const query = { ...(status === undefined ? {} : { status }), ...(this.spec.limit === undefined ? {} : { limit: String(this.spec.limit) }) };
-    const [exchange] = await target.perform(this.describe(status), [{ send: { path: '/pets', query }, expect: { operation: 'listPets' } }]);
-    const page = exchange!.response?.json;
+    const exchanges = await target.perform(this.describe(status), [{ send: { path: '/pets', query }, expect: { operation: 'listPets' } }]);
+    if (!exchanges) return;
+    const page = exchanges[0]!.response?.json;
     if (!Array.isArray(page)) return;
     const created = new Set(model.created.map((pet) => pet.id));
     for (const item of page) {

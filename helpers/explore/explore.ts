@@ -10,7 +10,6 @@ import type { SendOptions } from '../http/client.js';
 import type { Exchange } from '../http/exchange.js';
 import type { CheckContext } from '../judge/check.js';
 import { getPetRemoved } from '../judge/deprecation.js';
-import { RuleViolation } from '../judge/outcome.js';
 import { highestKnownPetId, knownStatusCounts, petName, recordIfCreated } from '../fixtures/pets.js';
 import { seedFor } from '../fuzz/arbitraries.js';
 import { StoreModel } from '../model/store-model.js';
@@ -170,25 +169,26 @@ async function runLane(ctx: CheckContext, before: readonly Exchange[], lane: Lan
       shrinkAttempts += 1;
     }
     const attempt = new Attempt(ctx, before, petName(ctx.config.runId, `explore-${lane.name}.${attemptIndex}-`));
-    const model: ExploreModel = { created: [], listed: [], budget: attemptIndex === 0 ? lane.firstBudget() : shrinkBudget!, fetchesAllowed };
-    let broke = false;
+    const model: ExploreModel = { created: [], listed: [], budget: attemptIndex === 0 ? lane.firstBudget() : shrinkBudget!, fetchesAllowed, ended: false };
     try {
+      // A command whose answer breaks a statement records it on the attempt, and the sequence ends there.
       await fc.asyncModelRun(() => ({ model, real: attempt }), commands);
     } catch (error) {
-      if (error instanceof RuleViolation && attempt.failure) broke = true;
-      // A spent shrink budget ends shrinking with what it found; anything else that is no verdict stops the lane.
-      else if (attemptIndex === 0 || !(error instanceof BudgetSpent)) stopped = { error };
-      if (!broke && attemptIndex > 0) throw new fc.PreconditionFailure(true);
+      // What a command throws is no verdict. A spent shrink budget ends shrinking with what it found; anything
+      // else stops the lane. fast-check abandons a shrinking attempt only on this exception of its own.
+      if (attemptIndex === 0 || !(error instanceof BudgetSpent)) stopped = { error };
+      if (attemptIndex > 0) throw new fc.PreconditionFailure(true);
+      return true;
     } finally {
       if (attemptIndex === 0) {
         first = attempt;
         coordination.firstRunEnded();
       }
     }
-    if (!broke) return;
+    if (!attempt.failure) return true;
     lastFailed = attempt;
     if (attemptIndex === 0) await coordination.turnOf(index);
-    throw attempt.violation;
+    return false;
   });
   try {
     const details = await fc.check(property, { seed: lane.seed, numRuns: 1 });
@@ -233,7 +233,6 @@ function giveBackShrinkBudget(left: { requests: number; pets: number }, share: B
 class Attempt implements Target {
   readonly executed: ExecutedCommand[] = [];
   failure?: { finding: AnswerFinding; alsoBroken: string[] };
-  violation?: RuleViolation;
   requests = 0;
   private leastHeld?: string;
 
@@ -257,7 +256,11 @@ class Attempt implements Target {
     return edgeIdFrom(edge, highestKnownPetId(this.evidence()));
   }
 
-  async perform(command: string, requests: ReadonlyArray<{ send: SendOptions; expect: Expectation }>): Promise<Exchange[]> {
+  get broken(): boolean {
+    return this.failure !== undefined;
+  }
+
+  async perform(command: string, requests: ReadonlyArray<{ send: SendOptions; expect: Expectation }>): Promise<Exchange[] | undefined> {
     const entry: ExecutedCommand = { command, exchanges: [] };
     this.executed.push(entry);
     this.ctx.client.announceProgress('exploring', 'commands run');
@@ -277,8 +280,7 @@ class Attempt implements Target {
       const [finding] = findings;
       if (!finding) continue;
       this.failure = { finding, alsoBroken: [...new Set(findings.map((other) => other.rule))].filter((rule) => rule !== finding.rule) };
-      this.violation = RuleViolation.of({ what: `${command}: breaks ${finding.rule}`, expected: finding.expected, seen: finding.seen, exchanges: finding.exchanges });
-      throw this.violation;
+      return undefined;
     }
     return entry.exchanges;
   }

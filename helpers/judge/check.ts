@@ -1,11 +1,13 @@
 import { inject, test, type TestContext } from 'vitest';
 import { deselectionReason, getRule, type Rule } from '../spec/catalog.js';
 import type { PetstoreClient } from '../http/client.js';
-import { NotJudged, outcomeOfThrown, RuleViolation, SkipCheck, toEvidence, type RuleMeta, type ViolationFacts } from './outcome.js';
+import {
+  evidenceOf, findingsMessage, NotJudged, outcomeOfThrown, SkipCheck, toEvidence, type Findings, type RuleMeta, type ViolationFacts,
+} from './outcome.js';
 import type { RunConfig } from '../run-config.js';
 import { RunContext } from '../run-context.js';
 
-export interface CheckContext {
+export interface CheckContext extends Findings {
   /** The run's context: what the run holds for all its checks (fixtures, shared values, the clock, the channel). */
   run: RunContext;
   /** The run's one client (`run.client`). */
@@ -15,10 +17,11 @@ export interface CheckContext {
   rule: Rule;
   /** Puts a finding on record: the whole point of an INFO rule, a useful note for the others. */
   observe(note: string): void;
-  /** Records that the server broke the rule, stated by its facts, and goes on: every broken case is reported. */
+  /**
+   * Records that the server broke the rule, stated by its facts: the one way a finding is put on record, the
+   * expect helpers' too. Nothing ends: the check decides whether to go on, and every broken case is reported.
+   */
   violation(facts: ViolationFacts): void;
-  /** Runs one part of the check that an expect helper may end early; its violation is kept and the check goes on. */
-  softly(part: () => Promise<void> | void): Promise<void>;
   /** Ends the check as skipped, with a reason that names what would enable it. */
   skip(reason: string): never;
   /** Records a pet this check created on the target. */
@@ -93,19 +96,11 @@ async function judge(rule: Rule, body: (ctx: CheckContext) => Promise<void>, run
 
   const cancelled = client.cancellationReason;
   if (cancelled) skipWith(cancelled);
-  const violations: RuleViolation[] = [];
+  const findings: ViolationFacts[] = [];
   const context: CheckContext = {
     run, client, config, rule,
     observe: (note) => meta.observations.push(note),
-    violation: (facts) => violations.push(RuleViolation.of(facts)),
-    softly: async (part) => {
-      try {
-        await part();
-      } catch (error) {
-        if (!(error instanceof RuleViolation)) throw error;
-        violations.push(error);
-      }
-    },
+    violation: (facts) => findings.push(facts),
     skip: (reason) => {
       throw new SkipCheck(reason);
     },
@@ -113,33 +108,41 @@ async function judge(rule: Rule, body: (ctx: CheckContext) => Promise<void>, run
   };
   try {
     await client.sendingFor(rule.id, () => body(context));
-    if (violations.length > 0) throw RuleViolation.combine(violations);
   } catch (error) {
-    // A violation already seen stands, whatever stopped the check after it (a spent budget, a dead target).
-    if (violations.length > 0 && !(error instanceof RuleViolation)) {
-      meta.observations.push(`the check stopped early: ${error instanceof Error ? error.message : String(error)}`);
-      classify(RuleViolation.combine(violations), rule, meta, skipWith);
-      return;
-    }
-    classify(error, rule, meta, skipWith);
+    // What a check throws is no finding (a skip, a dead target, a spent budget, a bug of ours); a violation
+    // already recorded stands, whatever stopped the check after it.
+    if (findings.length === 0) classifyThrown(error, meta, skipWith);
+    meta.observations.push(`the check stopped early: ${error instanceof Error ? error.message : String(error)}`);
   } finally {
     meta.requests = client.exchanges.filter((exchange) => exchange.rule === rule.id).length;
   }
+  if (findings.length > 0) concludeBroken(findings, rule, meta);
 }
 
-/** Turns what a check threw into its outcome; anything but a pass rethrows so vitest agrees. */
-function classify(error: unknown, rule: Rule, meta: RuleMeta, skipWith: (reason: string) => never): void {
-  if (error instanceof RuleViolation) {
-    if (rule.level === 'INFO') {
-      // An INFO rule never fails: what it found is an observation.
-      meta.observations.push(error.message);
-      return;
-    }
-    meta.outcome = 'failed';
-    meta.message = error.message;
-    meta.evidence = error.evidence;
-    throw error;
+/**
+ * What the engine throws to vitest when a check found its rule broken, so that vitest fails the test: the
+ * rule's findings in one line. Only the engine makes one; a check records its findings and never throws them.
+ */
+class RuleViolation extends Error {
+  override name = 'RuleViolation';
+}
+
+/** Turns a check's recorded findings into its outcome: an observation of an INFO rule, else a failure vitest agrees with. */
+function concludeBroken(findings: readonly ViolationFacts[], rule: Rule, meta: RuleMeta): void {
+  const message = findingsMessage(findings);
+  if (rule.level === 'INFO') {
+    // An INFO rule never fails: what it found is an observation.
+    meta.observations.push(message);
+    return;
   }
+  meta.outcome = 'failed';
+  meta.message = message;
+  meta.evidence = findings.map(evidenceOf);
+  throw new RuleViolation(message);
+}
+
+/** Turns what a check threw, with nothing on record, into its outcome; it rethrows so vitest agrees. */
+function classifyThrown(error: unknown, meta: RuleMeta, skipWith: (reason: string) => never): never {
   const outcome = outcomeOfThrown(error);
   if (outcome === 'skipped') skipWith((error as Error).message);
   meta.outcome = outcome;
@@ -147,6 +150,15 @@ function classify(error: unknown, rule: Rule, meta: RuleMeta, skipWith: (reason:
   const exchange = error instanceof NotJudged ? error.exchange : undefined;
   if (exchange) meta.evidence = [{ message: meta.message, exchanges: [toEvidence(exchange)] }];
   throw error;
+}
+
+/**
+ * A context for one part of a check whose findings are kept apart, for the caller to pass on in its own order
+ * or to read (a fuzz probe's finding); all else (the client, observations, skip) is the check's.
+ */
+export function findingsApart(ctx: CheckContext): { ctx: CheckContext; findings: ViolationFacts[] } {
+  const findings: ViolationFacts[] = [];
+  return { ctx: { ...ctx, violation: (facts) => findings.push(facts) }, findings };
 }
 
 function describeThrown(error: unknown): string {

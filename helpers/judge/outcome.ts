@@ -96,37 +96,32 @@ export function violationMessage(facts: ViolationFacts): string {
   return `${facts.what ? `${facts.what}: ` : ''}expected ${facts.expected}, saw ${facts.seen}${shownBy}${facts.note ? `; ${facts.note}` : ''}`;
 }
 
-/** The server broke the rule: the check states what it expected and what it saw. */
-export class RuleViolation extends Error {
-  override name = 'RuleViolation';
-  readonly evidence: Evidence[];
-  /** What a single finding was stated as, so that a wrapper (a fuzz counterexample) can restate it. */
-  readonly facts?: ViolationFacts;
+/**
+ * Where a check puts what it finds: the check's context, or a part of the check whose findings are kept apart
+ * (a fuzz probe, a part judged with others in turn). Recording a finding never ends anything: the check
+ * decides whether to go on.
+ */
+export interface Findings {
+  /** Records that the server broke the rule, stated by its facts. */
+  violation(facts: ViolationFacts): void;
+}
 
-  private constructor(message: string, evidence: Evidence[], facts?: ViolationFacts) {
-    super(message);
-    this.evidence = evidence;
-    this.facts = facts;
-  }
+/** One finding as a report carries it: its message rendered from its facts, expected and seen, the cause key, the exchanges with their curl lines. */
+export function evidenceOf(facts: ViolationFacts): Evidence {
+  return {
+    message: violationMessage(facts),
+    expected: facts.expected,
+    seen: facts.body === undefined ? facts.seen : `${facts.seen}; body ${facts.body}`,
+    cause: { expected: facts.expected, seen: facts.seen },
+    exchanges: (facts.exchanges ?? []).map(toEvidence),
+    counterexample: facts.counterexample,
+  };
+}
 
-  /** One finding, its message rendered from its facts. */
-  static of(facts: ViolationFacts): RuleViolation {
-    const message = violationMessage(facts);
-    return new RuleViolation(message, [{
-      message,
-      expected: facts.expected,
-      seen: facts.body === undefined ? facts.seen : `${facts.seen}; body ${facts.body}`,
-      cause: { expected: facts.expected, seen: facts.seen },
-      exchanges: (facts.exchanges ?? []).map(toEvidence),
-      counterexample: facts.counterexample,
-    }], facts);
-  }
-
-  /** Several violations of one rule (one per operation, say), reported together. */
-  static combine(violations: RuleViolation[]): RuleViolation {
-    if (violations.length === 1) return violations[0]!;
-    return new RuleViolation(`${violations.length} violations: ${violations.map((v) => v.message).join('; ')}`, violations.flatMap((v) => v.evidence));
-  }
+/** The one line a rule's findings read as: the finding's own message, or "3 violations: first; second; third". */
+export function findingsMessage(findings: readonly ViolationFacts[]): string {
+  const messages = findings.map(violationMessage);
+  return messages.length === 1 ? messages[0]! : `${messages.length} violations: ${messages.join('; ')}`;
 }
 
 /**
@@ -153,7 +148,7 @@ export class SkipCheck extends NotJudged {
 // never as a TypeError. A plain Error (a fixture the target would not create) stays the target's.
 const PROGRAMMING_ERRORS = ['TypeError', 'ReferenceError', 'RangeError', 'SyntaxError', 'AssertionError'];
 
-/** What a check that threw something other than a violation comes to. */
+/** What a check that threw comes to: only what is no finding is thrown (a skip, a dead target, a bug of ours). */
 export function outcomeOfThrown(error: unknown): 'skipped' | 'errored' | 'suite-error' {
   if (error instanceof NotJudged) return error.outcome;
   if (error instanceof Error && PROGRAMMING_ERRORS.includes(error.name)) return 'suite-error';

@@ -11,11 +11,11 @@ import {
   allocateRuns, invalidBodies, MUTATIONS, newPet, VALID_SHAPES, type InvalidBody, type NewPetBody,
 } from '../../helpers/fuzz/arbitraries.js';
 import { jsonEquals, parseJson, stringifyJson, type Json } from '../../helpers/json.js';
-import { RuleViolation, type Counterexample } from '../../helpers/judge/outcome.js';
+import type { Counterexample, ViolationFacts } from '../../helpers/judge/outcome.js';
 import { petFieldDifferences } from '../../helpers/fixtures/pet-fields.js';
 import { validateSchema } from '../../helpers/judge/schema.js';
 import { DEFAULT_OPTIONS } from '../../cli/resolve-options.js';
-import { generatedValues, sendGenerated, shrinkFirstFailure, type FuzzBudget } from '../../helpers/fuzz/property.js';
+import { generatedValues, sendGenerated, shrinkFirstFailure, type FuzzBudget, type Probe } from '../../helpers/fuzz/property.js';
 import type { Report } from '../../cli/report.js';
 import { DEFECTS, type DefectId } from '../../server/defects.js';
 import { createReferenceApp } from '../../server/reference-server.js';
@@ -25,7 +25,7 @@ import { certifyInProcess, runInProcess } from '../support/in-process.js';
 import { withChildSlot } from '../support/harness.js';
 
 /** The runs sent together, then the first failure shrunk, as the fuzzing checks compose the two. */
-async function fuzzForViolation<T>(arbitrary: fc.Arbitrary<T>, budget: FuzzBudget, probe: (value: T) => Promise<void>) {
+async function fuzzForViolation<T>(arbitrary: fc.Arbitrary<T>, budget: FuzzBudget, probe: Probe<T>) {
   return shrinkFirstFailure(await sendGenerated(arbitrary, budget, probe), probe);
 }
 
@@ -267,10 +267,10 @@ function recordingServer(defects: DefectId[]) {
 
 describe('runs sent together', () => {
   const arbitrary = fc.integer({ min: 0, max: 10_000 });
-  const probe = async (value: number) => {
+  const probe = async (value: number): Promise<ViolationFacts | undefined> => {
     // Answers arrive out of order, as from a target far away.
     await new Promise((resolve) => setTimeout(resolve, value % 7));
-    if (value > 3_000) throw RuleViolation.of({ what: String(value), expected: "at most 3000", seen: "too large" });
+    return value > 3_000 ? { what: String(value), expected: 'at most 3000', seen: 'too large' } : undefined;
   };
 
   it('are the values a one-at-a-time property run tries, in its order', async () => {
@@ -286,11 +286,9 @@ describe('runs sent together', () => {
     const sent: number[] = [];
     const failure = await fuzzForViolation(arbitrary, { seed: 7, runs: 40, maxShrinks: 1_000 }, async (value) => {
       sent.push(value);
-      await probe(value);
+      return probe(value);
     });
-    const sequential = await fc.check(fc.asyncProperty(arbitrary, async (value) => {
-      await probe(value);
-    }), { seed: 7, numRuns: 40 });
+    const sequential = await fc.check(fc.asyncProperty(arbitrary, async (value) => (await probe(value)) === undefined), { seed: 7, numRuns: 40 });
     expect(failure?.value).toBe(3_001);
     expect(failure?.value).toBe(sequential.counterexample?.[0]);
     expect(failure?.path).toBe(sequential.counterexamplePath);
@@ -301,27 +299,26 @@ describe('runs sent together', () => {
 describe('a shrink budget', () => {
   // A long string shrinks through a deep tree: walking the whole of it after the budget is spent cost seconds.
   const arbitrary = fc.string({ minLength: 200, maxLength: 300 });
-  const probe = async (value: string) => {
-    if (value.length > 10) throw RuleViolation.of({ what: `${value.length} characters`, expected: 'at most 10', seen: 'more' });
+  const probe = async (value: string): Promise<ViolationFacts | undefined> => {
+    return value.length > 10 ? { what: `${value.length} characters`, expected: 'at most 10', seen: 'more' } : undefined;
   };
 
   it('ends shrinking at the step it allows, with the counterexample a run stopped there holds, and no request more', async () => {
     const sent: string[] = [];
     const failure = await fuzzForViolation(arbitrary, { seed: 5, runs: 10, maxShrinks: 3 }, async (value) => {
       sent.push(value);
-      await probe(value);
+      return probe(value);
     });
     // What a one-at-a-time run holds once it lets every candidate after the third step pass.
     let steps = 0;
     const stoppedThere = await fc.check(fc.asyncProperty(arbitrary, async (value) => {
       if (steps === 0) {
         steps = 1;
-        await probe(value);
-        return;
+        return (await probe(value)) === undefined;
       }
-      if (steps > 3) return;
+      if (steps > 3) return true;
       steps += 1;
-      await probe(value);
+      return (await probe(value)) === undefined;
     }), { seed: 5, numRuns: 10 });
     expect(failure?.shrinkSteps).toBe(3);
     expect(sent).toHaveLength(10 + 3);

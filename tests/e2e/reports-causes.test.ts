@@ -4,14 +4,14 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { RuleResult } from '../../cli/report.js';
-import { RuleViolation, type Evidence } from '../../helpers/judge/outcome.js';
+import { evidenceOf, type Evidence } from '../../helpers/judge/outcome.js';
 import { causesOf, sharedCauses } from '../../helpers/judge/outcome-meaning.js';
 import { certifyInProcess } from '../support/in-process.js';
 import { withChildSlot } from '../support/harness.js';
 
 // A fuzz finding as a check records it: its cause (expected, seen) beside a message that names the case.
 function finding(context: string, seen: string): Evidence {
-  return RuleViolation.of({ what: context, expected: 'an Error whose status is 400', seen, body: `{"status":${seen}}`, note: 'seed 7, shrunk in 3 step(s)' }).evidence[0]!;
+  return evidenceOf({ what: context, expected: 'an Error whose status is 400', seen, body: `{"status":${seen}}`, note: 'seed 7, shrunk in 3 step(s)' });
 }
 
 describe('causesOf', () => {

@@ -9,7 +9,7 @@ import { toHtml } from '../../cli/reports/html.js';
 import { toJunit } from '../../cli/reports/junit.js';
 import { toSummaryMarkdown } from '../../cli/reports/summary-md.js';
 import { failingRules, judgeBaseline } from '../../cli/reports/baseline.js';
-import { RuleViolation, type Evidence, type Outcome } from '../../helpers/judge/outcome.js';
+import { evidenceOf, type Evidence, type Outcome } from '../../helpers/judge/outcome.js';
 import {
   causesOf, causeStatement, countedOutcomes, failsTheRun, isFailing, isObservation, isOurBug, isProblem, junitKind,
   OUTCOMES, outcomeLabel, outcomeMark, outranks, sharedCauses,
@@ -146,7 +146,7 @@ describe('the verdict and every report ask the one meaning', () => {
 });
 
 describe('the cause of a finding', () => {
-  const finding = (what: string, expected: string, seen: string) => RuleViolation.of({ what, expected, seen, body: `{"what":"${what}"}` }).evidence[0]!;
+  const finding = (what: string, expected: string, seen: string) => evidenceOf({ what, expected, seen, body: `{"what":"${what}"}` });
 
   it('is recorded with it as data: what was expected and what was seen, without the case or the body', () => {
     expect(finding('limit=0', 'a 4xx', '500').cause).toEqual({ expected: 'a 4xx', seen: '500' });

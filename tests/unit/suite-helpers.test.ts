@@ -4,12 +4,12 @@
 import { describe, expect, it } from 'vitest';
 import { getPetRemoved } from '../../helpers/judge/deprecation.js';
 import type { Exchange } from '../../helpers/http/exchange.js';
-import { expectStatus } from '../../helpers/judge/expect.js';
+import { expectError, expectStatus, expectThat } from '../../helpers/judge/expect.js';
 import { parseJson } from '../../helpers/json.js';
 import { groupExchanges, operationOf } from '../../helpers/judge/operations.js';
 import { mayRefuseNewPet, petFieldDifferences } from '../../helpers/fixtures/pet-fields.js';
 import { fallbackCase, sliceRevealingCase } from '../../helpers/fixtures/filtered-page.js';
-import { RuleViolation, violationMessage } from '../../helpers/judge/outcome.js';
+import { evidenceOf, findingsMessage, violationMessage, type ViolationFacts } from '../../helpers/judge/outcome.js';
 import { highestKnownPetId, knownPets, knownStatusCounts, mostHeldStatus, unknownPetId, type Pet } from '../../helpers/fixtures/pets.js';
 
 const BASE = 'https://staging.example.com/v1';
@@ -153,21 +153,37 @@ describe('a finding, stated once by its facts', () => {
   });
 
   it('gives reports the same expected and seen, the body behind seen kept out of the one-line message', () => {
-    const violation = RuleViolation.of({ expected: 'status 201', seen: '500', body: 'stack trace', exchanges: [exchange('POST', '/pets', 500)] });
-    expect(violation.message).toBe('expected status 201, saw 500 (POST /v1/pets → 500)');
-    expect(violation.evidence).toMatchObject([{ message: violation.message, expected: 'status 201', seen: '500; body stack trace' }]);
+    const evidence = evidenceOf({ expected: 'status 201', seen: '500', body: 'stack trace', exchanges: [exchange('POST', '/pets', 500)] });
+    expect(evidence).toMatchObject({ message: 'expected status 201, saw 500 (POST /v1/pets → 500)', expected: 'status 201', seen: '500; body stack trace' });
   });
 
-  it('words a wrong status the same way from expectStatus', () => {
-    expect(() => expectStatus(exchange('GET', '/pets/1', 200, '{"id":1}'), [404, 400], 'an unknown pet'))
-      .toThrow('an unknown pet: expected one of [404, 400], saw 200 (GET /v1/pets/1 → 200)');
+  it('words a wrong status the same way from expectStatus, which records it and returns no response', () => {
+    const findings = recorded();
+    expect(expectStatus(findings, exchange('GET', '/pets/1', 200, '{"id":1}'), [404, 400], 'an unknown pet')).toBeUndefined();
+    expect(findings.recorded.map(violationMessage)).toEqual(['an unknown pet: expected one of [404, 400], saw 200 (GET /v1/pets/1 → 200)']);
+    expect(expectStatus(findings, exchange('GET', '/pets/1', 404, '{}'), [404, 400])?.status).toBe(404);
+    expect(findings.recorded).toHaveLength(1);
+  });
+
+  it('records one finding for an error with the wrong status, leaving its body unjudged, and whether it held', () => {
+    const findings = recorded();
+    expect(expectError(findings, exchange('GET', '/pets/1', 200), 404, 'an unknown pet')).toBe(false);
+    expect(expectError(findings, exchange('GET', '/pets/1', 404), 404, 'an unknown pet')).toBe(false);
+    expect(findings.recorded.map((facts) => facts.expected)).toEqual(['status 404', 'a JSON Error body']);
+    expect(expectThat(findings, true, { expected: 'never recorded', seen: '' })).toBe(true);
+    expect(findings.recorded).toHaveLength(2);
   });
 
   it('keeps every finding of a rule when several are combined', () => {
-    const first = RuleViolation.of({ what: 'listPets', expected: 'a challenge', seen: 'none' });
-    const second = RuleViolation.of({ what: 'getPet', expected: 'a challenge', seen: 'none' });
-    const combined = RuleViolation.combine([first, second]);
-    expect(combined.message).toBe('2 violations: listPets: expected a challenge, saw none; getPet: expected a challenge, saw none');
-    expect(combined.evidence.map((item) => item.message)).toEqual([first.message, second.message]);
+    const first = { what: 'listPets', expected: 'a challenge', seen: 'none' };
+    const second = { what: 'getPet', expected: 'a challenge', seen: 'none' };
+    expect(findingsMessage([first, second])).toBe('2 violations: listPets: expected a challenge, saw none; getPet: expected a challenge, saw none');
+    expect(findingsMessage([first])).toBe(violationMessage(first));
   });
 });
+
+/** A findings record as a check's context keeps one, for the expect helpers alone. */
+function recorded(): { violation(facts: ViolationFacts): void; recorded: ViolationFacts[] } {
+  const list: ViolationFacts[] = [];
+  return { violation: (facts) => list.push(facts), recorded: list };
+}

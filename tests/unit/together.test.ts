@@ -1,36 +1,29 @@
 // Requests inside one check go out together; what the check reports must not depend on the order answers come back in.
 import { describe, expect, it } from 'vitest';
 import type { CheckContext } from '../../helpers/judge/check.js';
-import { RuleViolation } from '../../helpers/judge/outcome.js';
-import { softlyTogether } from '../../helpers/judge/together.js';
+import { violationMessage, type ViolationFacts } from '../../helpers/judge/outcome.js';
+import { together } from '../../helpers/judge/together.js';
 
-/** The one part of a check context softlyTogether uses: softly, keeping every violation in the order it was met. */
+/** The one part of a check context `together` uses: its findings, kept in the order they were recorded. */
 function checkContext(): { ctx: CheckContext; violations: string[] } {
   const violations: string[] = [];
-  const softly = async (part: () => Promise<void> | void) => {
-    try {
-      await part();
-    } catch (error) {
-      if (!(error instanceof RuleViolation)) throw error;
-      violations.push(error.message);
-    }
-  };
-  return { ctx: { softly } as unknown as CheckContext, violations };
+  const violation = (facts: ViolationFacts) => violations.push(violationMessage(facts));
+  return { ctx: { violation } as unknown as CheckContext, violations };
 }
 
 /** A part answered after `ms`, as from a target far away: the later items answer first. */
 const answeredAfter = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** A violation of one item, and the message the check context keeps of it. */
-const broken = (item: string) => RuleViolation.of({ what: item, expected: 'a conforming answer', seen: 'a broken one' });
-const messageOf = (item: string) => broken(item).message;
+const broken = (item: string): ViolationFacts => ({ what: item, expected: 'a conforming answer', seen: 'a broken one' });
+const messageOf = (item: string) => violationMessage(broken(item));
 
-describe('softlyTogether', () => {
+describe('together', () => {
   it('starts every part before any has answered', async () => {
     const { ctx } = checkContext();
     let inFlight = 0;
     let most = 0;
-    await softlyTogether(ctx, [1, 2, 3, 4], async () => {
+    await together(ctx, [1, 2, 3, 4], async () => {
       inFlight += 1;
       most = Math.max(most, inFlight);
       await answeredAfter(5);
@@ -41,25 +34,26 @@ describe('softlyTogether', () => {
 
   it('reports the violations in the order of the items, whatever order the answers came in', async () => {
     const { ctx, violations } = checkContext();
-    await softlyTogether(ctx, [30, 20, 10, 0], async (ms) => {
+    await together(ctx, [30, 20, 10, 0], async (ms, part) => {
       await answeredAfter(ms);
-      if (ms !== 20) throw broken(`item ${ms}`);
+      if (ms !== 20) part.violation(broken(`item ${ms}`));
+      // A part may record more than one finding: they stay together, in the order it recorded them.
+      if (ms === 10) part.violation(broken('item 10, again'));
     });
-    expect(violations).toEqual(['item 30', 'item 10', 'item 0'].map(messageOf));
+    expect(violations).toEqual(['item 30', 'item 10', 'item 10, again', 'item 0'].map(messageOf));
   });
 
-  it('stops at the first part, in order, that met something other than a violation, once every part has ended', async () => {
+  it('stops at the first part, in order, that threw, once every part has ended, keeping the findings before it and its own', async () => {
     const { ctx, violations } = checkContext();
     const ended: number[] = [];
-    const run = softlyTogether(ctx, [0, 1, 2], async (item) => {
+    const run = together(ctx, [0, 1, 2], async (item, part) => {
       await answeredAfter(item === 2 ? 20 : 0);
       ended.push(item);
-      if (item === 0) throw broken('item 0');
+      part.violation(broken(`item ${item}`));
       if (item === 1) throw new Error('the target stopped answering');
-      throw broken('item 2');
     });
     await expect(run).rejects.toThrow('the target stopped answering');
-    expect(violations).toEqual([messageOf('item 0')]);
+    expect(violations).toEqual([messageOf('item 0'), messageOf('item 1')]);
     expect(ended).toEqual([0, 1, 2]);
   });
 });
