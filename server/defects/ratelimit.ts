@@ -8,16 +8,6 @@ import type { DefectSpec } from './spec.js';
 // Under rate-enforced-below-limit, how far below X-RateLimit-Limit the gateway refuses.
 const GATEWAY_LIMIT_SHORTFALL = 5;
 
-// Under rate-limit-per-process-store, the worker each server's round-robin hands the next request to.
-const ROUND_ROBIN = new WeakMap<Context, number>();
-
-/** The worker of a two-process round-robin that takes the next request of this server. */
-function nextWorker(server: Context): number {
-  const turn = ROUND_ROBIN.get(server) ?? 0;
-  ROUND_ROBIN.set(server, turn + 1);
-  return turn % 2;
-}
-
 /** An `outgoing` override for a stack whose rate-limit header middleware does not reach the responses `leftOff` picks. */
 function rateLimitHeadersLeftOff(leftOff: (request: FastifyRequest, reply: FastifyReply, server: Context) => boolean): SeamOverride<'outgoing'> {
   return (request, reply, payload, reference, server) => {
@@ -254,19 +244,6 @@ export const RATELIMIT_DEFECTS = [
     rules: ['FUZZ-03', 'RATE-01'],
     overrides: {
       outgoing: rateLimitHeadersLeftOff((request, reply, server) => operationOf(request, server) === 'getPet' && reply.statusCode === 404),
-    },
-  },
-  {
-    id: 'rate-limit-per-process-store',
-    area: 'ratelimit',
-    description: 'counts in an in-memory store per process behind a round-robin of two workers (express-rate-limit\'s MemoryStore under a cluster): Remaining goes up and down from one answer to the next, and the key gets twice its limit',
-    // The probe's Remaining + 2 requests are shared by two windows, so no 429 comes: every run shows it.
-    rules: ['RATE-07'],
-    // Remaining rising from one answer to the next (RATE-04), or falling by more than the requests sent
-    // (RATE-15), shows when both workers' windows carry one Reset second, which depends on timing.
-    byChance: ['RATE-04', 'RATE-15'],
-    overrides: {
-      rateLimitBucket: (request, key, reference, server) => `${reference(request, key)}#worker${nextWorker(server)}`,
     },
   },
 ] as const satisfies readonly DefectSpec[];
