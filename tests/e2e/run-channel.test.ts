@@ -13,6 +13,13 @@ import { withSwitches } from '../../server/switches.js';
 import { withChildSlot } from '../support/harness.js';
 
 const REPORT_FILES = ['badge.svg', 'exchanges.har', 'junit.xml', 'manifest.json', 'report.html', 'report.json', 'summary.md'];
+
+/** The run wrote its reports, and nothing beside them: no file was written that is not one of them. */
+function expectReportFilesOnly(written: Iterable<string>, reportDir: string): void {
+  expect([...written].filter((name) => !REPORT_FILES.includes(name))).toEqual([]);
+  expect(readdirSync(reportDir).sort()).toEqual(REPORT_FILES);
+}
+
 const KEY = 'channel-key-3d7e';
 
 /** Certifies `baseUrl` in this process, noting every name created in the report folder while the run goes. */
@@ -41,8 +48,7 @@ describe('a run and its worker', () => {
       try {
         expect(run.report.requests.total).toBeGreaterThan(0);
         expect(run.report.rules.filter((rule) => rule.area === 'listing').every((rule) => rule.status === 'passed' || rule.level === 'INFO')).toBe(true);
-        expect([...names].filter((name) => !REPORT_FILES.includes(name))).toEqual([]);
-        expect(readdirSync(reportDir).sort()).toEqual(REPORT_FILES);
+        expectReportFilesOnly(names, reportDir);
       } finally {
         rmSync(reportDir, { recursive: true, force: true });
       }
@@ -70,8 +76,7 @@ describe('a run and its worker', () => {
         expect(run.report.cancelled).toBe('SIGTERM');
         expect(run.report.rules.some((rule) => rule.status === 'skipped' && /cancelled \(SIGTERM\)/.test(rule.message ?? ''))).toBe(true);
         expect(endedAt - abortedAt).toBeLessThan(3_000);
-        expect([...names].filter((name) => !REPORT_FILES.includes(name))).toEqual([]);
-        expect(readdirSync(reportDir).sort()).toEqual(REPORT_FILES);
+        expectReportFilesOnly(names, reportDir);
       } finally {
         rmSync(reportDir, { recursive: true, force: true });
       }
