@@ -59,7 +59,7 @@ export class StoreModel {
   readonly views = new Map<string, PetView[]>();
   readonly pages: ListedPage[] = [];
   readonly fetches: Fetch[] = [];
-  /** Every body a read showed as a pet, valid or not (views keep only those with an integer id). */
+  /** Every body a read showed as a pet, valid or not (views keep only those with an integer id); set-aside pets left out. */
   readonly shown: ShownPet[] = [];
   /** 404s to GET /pets/{petId} with the key, for an integer petId: "the animal does not exist". */
   readonly misses: Fetch[] = [];
@@ -90,9 +90,11 @@ export class StoreModel {
   private record(exchange: Exchange, operation: string | undefined): void {
     const body = exchange.response?.json;
     if (operation === 'createPet' && answeredSuccess(exchange) && isJsonObject(body)) this.recordCreation(exchange, body);
-    if (operation === 'getPet' && exchange.response?.status === 200 && isJsonObject(body)) this.recordFetch(exchange, body);
-    // A 200 to GET /pets/{petId} whose JSON is no object at all (null, an array) still showed a pet, wrongly.
-    else if (operation === 'getPet' && exchange.response?.status === 200 && body !== undefined) this.shown.push({ source: 'fetched', body, exchange });
+    if (operation === 'getPet' && exchange.response?.status === 200 && body !== undefined) {
+      // Whatever its shape (null or an array too): a 200 to GET /pets/{petId} showed a pet, rightly or not.
+      this.addShown({ source: 'fetched', body, exchange });
+      if (isJsonObject(body)) this.recordFetch(exchange, body);
+    }
     // A 404 to another credential says nothing of the pet: a server may hide what a key it refused asks for.
     if (operation === 'getPet' && exchange.response?.status === 404 && exchange.request.auth === 'key') this.recordMiss(exchange);
     if (operation === 'listPets' && exchange.response?.status === 200 && Array.isArray(body)) this.recordPage(exchange, body);
@@ -107,7 +109,6 @@ export class StoreModel {
   }
 
   private recordFetch(exchange: Exchange, body: JsonObject): void {
-    this.shown.push({ source: 'fetched', body, exchange });
     const asked = askedPetId(exchange);
     if (asked === undefined) return;
     const answered = asBigInt(body.id);
@@ -129,7 +130,7 @@ export class StoreModel {
     const status = statuses.length === 1 && PET_STATUSES.includes(statuses[0]!) ? statuses[0] : undefined;
     const unknownFilter = statuses.length > 0 && status === undefined;
     this.pages.push({ exchange, limit, status, unknownFilter, items });
-    items.forEach((item, index) => this.shown.push({ source: 'listed', body: item, exchange, index }));
+    items.forEach((item, index) => this.addShown({ source: 'listed', body: item, exchange, index }));
     for (const item of items) {
       const id = isJsonObject(item) ? idOf(item) : undefined;
       if (id !== undefined) this.addView({ id, source: 'listed', fields: item as JsonObject, exchange });
@@ -139,6 +140,12 @@ export class StoreModel {
   private addView(view: PetView): void {
     if (this.setAside.has(view.id)) return;
     this.views.set(view.id, [...(this.views.get(view.id) ?? []), view]);
+  }
+
+  private addShown(pet: ShownPet): void {
+    const id = isJsonObject(pet.body) ? idOf(pet.body) : undefined;
+    if (id !== undefined && this.setAside.has(id)) return;
+    this.shown.push(pet);
   }
 
   /** The ids two or more of the run's writes were answered with: CREATE-04's finding, not one pet seen twice. */

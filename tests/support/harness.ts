@@ -18,7 +18,7 @@ export const JUDGED_LEVELS = ['MUST', 'SHOULD'] as const;
  * instead of 3). At the Business plan's 1 000 the 429 probe alone would send some 700 requests a run; at 500
  * it sends under 200, and every rate-limit defect still meets a probe that reaches its 429.
  */
-export const HARNESS_LIMIT_PER_MINUTE = 500;
+const HARNESS_LIMIT_PER_MINUTE = 500;
 
 export function harnessPlan(switchSettings: Partial<ServerSettings> | undefined): ReferenceServerOptions {
   return switchSettings?.rateLimit ? {} : { rateLimit: { limit: HARNESS_LIMIT_PER_MINUTE, windowMs: 60_000 } };
