@@ -29,20 +29,22 @@ const LOGIN_PATH = /(log-?in|sign-?in|auth|sso|oauth|saml|session)/i;
 
 /**
  * Reads the run's first exchanges for a target that cannot be judged. A conforming server answers GET /pets
- * with a valid key 200 with JSON, so a 404 there, an HTML page on a success, or a redirect to a login page
- * say the base URL is wrong; 401 to every request with the key says the key is. A 429 or a 5xx says neither.
+ * with a valid key 200 with JSON, so a 404 there or an HTML page there, or a redirect to a login page
+ * anywhere, say the base URL is wrong; 401 to every request with the key says the key is. A 429 or a 5xx
+ * says neither. An HTML page elsewhere (a path no operation has, a request that asked for HTML, the orders of
+ * a run that sends nothing else) may be the server's own defect, which the run then judges.
  */
 export function diagnoseEarlyAnswers(exchanges: readonly Exchange[], baseUrl: string): Diagnosis | undefined {
   const early = exchanges.filter((exchange) => exchange.seq <= DIAGNOSED_WITHIN && exchange.response);
   for (const exchange of early) {
     const response = exchange.response!;
     const url = new URL(exchange.request.url);
-    const path = pathOf(exchange, baseUrl);
+    const listsWithKey = exchange.request.method === 'GET' && pathOf(exchange, baseUrl) === '/pets' && withKey(exchange);
     const seen = `${exchange.request.method} ${url.pathname} answered ${response.status}`;
-    if (exchange.request.method === 'GET' && path === '/pets' && withKey(exchange) && response.status === 404) {
+    if (listsWithKey && response.status === 404) {
       return { problem: `${seen} with the key: no Pet Store API at this address`, hint: baseUrlHint(baseUrl), seq: exchange.seq, cause: 'address' };
     }
-    if (response.status >= 200 && response.status <= 299 && isHtml(response)) {
+    if (listsWithKey && asksForJsonOnly(exchange.request.headers.accept) && response.status >= 200 && response.status <= 299 && isHtml(response)) {
       return { problem: `${seen} with an HTML page where JSON is expected: this address serves a website, not the API`, hint: baseUrlHint(baseUrl), seq: exchange.seq, cause: 'address' };
     }
     const location = response.headers.location;
@@ -67,6 +69,20 @@ export function diagnoseEarlyAnswers(exchanges: readonly Exchange[], baseUrl: st
 /** The path below the base URL: "/pets" for …/v1/pets?limit=1. */
 function pathOf(exchange: Exchange, baseUrl: string): string {
   return new URL(exchange.request.url).pathname.slice(new URL(baseUrl).pathname.replace(/\/+$/, '').length);
+}
+
+/**
+ * Whether a request asked as the API's clients do: for JSON (no Accept header admits anything, RFC 9110
+ * §12.5.1), and not for HTML, as a browser's Accept does. A server may answer such a request with HTML only
+ * when it is no API at all.
+ */
+function asksForJsonOnly(accept: string | undefined): boolean {
+  if (accept === undefined) return true;
+  const types = accept.split(',').flatMap((range) => {
+    const [type = '', ...parameters] = range.split(';').map((part) => part.trim().toLowerCase());
+    return parameters.some((parameter) => /^q=0(\.0*)?$/.test(parameter)) ? [] : [type];
+  });
+  return !types.includes('text/html') && types.some((type) => ['application/json', 'application/*', '*/*'].includes(type));
 }
 
 function withKey(exchange: Exchange): boolean {

@@ -35,6 +35,19 @@ describe('the first answers', () => {
     expect(diagnoseEarlyAnswers([login], BASE)?.hint).toMatch(/--base-url/);
   });
 
+  it('leave an HTML page to the checks where it may be the server\'s defect: an unknown path, a request for HTML, the orders', () => {
+    const html = { headers: { 'content-type': 'text/html; charset=utf-8' }, body: '<!doctype html><div id="app"></div>' };
+    expect(diagnoseEarlyAnswers([answered(1, '/petstore-conformance-no-such-path', 200, html)], BASE)).toBeUndefined();
+    expect(diagnoseEarlyAnswers([answered(1, '/store/orders', 200, html)], BASE)).toBeUndefined();
+    const askedForHtml = answered(1, '/pets', 200, html);
+    askedForHtml.request.headers.accept = 'text/html,application/xhtml+xml;q=0.9,application/json;q=0';
+    expect(diagnoseEarlyAnswers([askedForHtml], BASE)).toBeUndefined();
+    askedForHtml.request.headers.accept = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
+    expect(diagnoseEarlyAnswers([askedForHtml], BASE)).toBeUndefined();
+    askedForHtml.request.headers.accept = 'application/json, text/html;q=0';
+    expect(diagnoseEarlyAnswers([askedForHtml], BASE)?.problem).toMatch(/HTML page where JSON is expected/);
+  });
+
   it('ask about the key when every request with it (three or more) was answered 401', () => {
     const refused = [1, 2, 3].map((seq) => answered(seq, '/pets', 401));
     expect(diagnoseEarlyAnswers(refused, BASE)?.hint).toMatch(/^is the key right, or is it for another environment\?/);
