@@ -298,6 +298,7 @@ export const AUTH_DEFECTS = [
     area: 'auth',
     description: 'getPet finds the pet before authorizing (authorization in the service after findById): an unknown pet without a key gets 404, petId=abc 400',
     rules: ['AUTH-07'],
+    alsoMetIn: ['creating'],
     overrides: {
       authenticate: (request, operation, reference, server) => {
         if (operation !== 'getPet') return reference(request, operation);

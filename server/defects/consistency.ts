@@ -55,6 +55,7 @@ export const CONSISTENCY_DEFECTS = [
     description: 'lists newest first and cuts every page at 50 (a MAX_PAGE_SIZE of 50 in the data layer, below the limit the API validates), so limit=100 comes back with 50 of 150 pets',
     // What each check knew when its page came back never exceeded 50 pets; the whole run proves more than 100.
     rules: ['FUZZ-03', 'CONS-07'],
+    alsoMetIn: ['listing', 'creating'],
     options: { preload: HUNDRED_AND_FIFTY },
     cliArgs: ['--read-lag', '0'],
     overrides: {
@@ -173,6 +174,7 @@ export const CONSISTENCY_DEFECTS = [
     area: 'consistency',
     description: 'allocates ids as SELECT MAX(id) + 1, awaits a category lookup, then inserts, with no lock and no unique constraint: writes in flight together take the same id',
     rules: ['CREATE-04', 'FUZZ-03', 'CONS-08', 'CREATE-05', 'FETCH-01'],
+    alsoMetIn: ['listing'],
     byChance: ['CONS-03'],
     overrides: {
       // SELECT MAX(id) + 1, then an await (a category lookup), then the INSERT.

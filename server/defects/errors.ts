@@ -60,6 +60,7 @@ export const ERRORS_DEFECTS = [
     area: 'errors',
     description: 'answers an unknown status filter with 500',
     rules: ['ERR-04'],
+    alsoMetIn: ['listing'],
     overrides: {
       parseStatus: (raw, reference) => {
         const status = reference(raw);
@@ -153,6 +154,7 @@ export const ERRORS_DEFECTS = [
     description: 'refuses a malformed petId with Express\'s finalhandler HTML page: next(createError(400)) reaches no error middleware of the app\'s own',
     // Still a 4xx, which is all FETCH-03 asks: only the format rules see it.
     rules: ['ERR-01', 'ERR-02'],
+    alsoMetIn: ['fetching'],
     overrides: {
       // next(createError(400, 'Invalid petId')) with no error middleware of the app's own: Express's finalhandler page.
       invalidParameter: (parameter, refusal, reference) => (parameter === 'petId' && refusal.status === 400
@@ -186,6 +188,7 @@ export const ERRORS_DEFECTS = [
     area: 'errors',
     description: 'refuses an unknown status filter with Express\'s res.sendStatus(400): "Bad Request" as text/plain, no Error body',
     rules: ['ERR-01', 'ERR-02'],
+    alsoMetIn: ['listing'],
     overrides: {
       invalidParameter: (parameter, refusal, reference) => (parameter === 'status' && refusal.status === 400
         ? text(400, 'text/plain; charset=utf-8', 'Bad Request')
@@ -263,6 +266,7 @@ export const ERRORS_DEFECTS = [
     area: 'errors',
     description: 'refuses a body over the limit with 413 but writes status 400 in its Error: one generic "bad request body" handler builds the body for every body-parser error',
     rules: ['ERR-03'],
+    alsoMetIn: ['requests'],
     overrides: {
       bodyTooLarge: (request, reference) => {
         const answer = reference(request);

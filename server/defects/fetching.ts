@@ -138,6 +138,7 @@ export const FETCHING_DEFECTS = [
     area: 'fetching',
     description: 'looks a pet up as pets.at(id - 1): Array.prototype.at counts a negative index from the end, so GET /pets/-1 serves a pet',
     rules: ['FETCH-02', 'FUZZ-03', 'CONS-02'],
+    alsoMetIn: ['creating'],
     overrides: {
       // Array.prototype.at counts a negative index from the end: /pets/-1 serves the last pet but one.
       findPet: (id, _reference, server) => {

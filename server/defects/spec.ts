@@ -28,7 +28,9 @@
 //      one operation's whole answer. A bug that is the whole response on its way out (a proxy's page, a
 //      header stripped) overrides `outgoing`. An unrescued exception is a `throw`: the server answers 500.
 //   3. Name the rules a `--strict` run must fail (`rules`), the ones a fuzzed body may also hit (`byChance`),
-//      and any settings (`options`) or CLI options (`cliArgs`) without which no check could see the bug.
+//      and any settings (`options`) or CLI options (`cliArgs`) without which no check could see the bug. The
+//      harness runs the areas of `area` and of the rules; name any other area whose requests meet the bug
+//      (`alsoMetIn`).
 //   4. Prove it: `npm run build && npx vitest run tests/mutation/mutation.test.ts -t <id>`.
 //
 // Reuse the reference's own helpers (`integerParameter`, `readCredentials`, `firstOf`, …) rather than
@@ -56,6 +58,13 @@ export interface DefectSpec {
   options?: Partial<ServerSettings>;
   /** CLI options without which no check can see the defect (a rule that runs only on request). */
   cliArgs?: readonly string[];
+  /**
+   * Areas whose requests meet the defect besides `area` and those of its `rules`: the mutation harness runs
+   * only the areas that cover a defect (`--only`), and a rule of one area may judge what another sent (an
+   * Error format judged on the answers of the operation that refuses, a page that needs the pets a list
+   * fixture creates). Add one when the harness reports a named rule passed or skipped for want of evidence.
+   */
+  alsoMetIn?: readonly Area[];
   /** The defect itself: the seams it overrides. A defect made of settings alone has none. */
   overrides?: Overrides;
 }

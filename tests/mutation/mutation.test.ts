@@ -1,8 +1,14 @@
-// The mutation harness: every defect of the reference server must be caught by a full
-// certification, and by exactly the rules the defect names. This is what proves each check can fail.
+// The mutation harness: every defect of the reference server must be caught by a certification, and by
+// exactly the rules the defect names. This is what proves each check can fail.
+//
+// As a mutation tool runs only the tests that cover a mutant, a defect's run selects the areas that cover
+// it: the area it lives in and the area of every rule it names (`--only`). No rule of those areas may fail
+// unless named. The gallery keeps whole runs: a false alarm on a conforming server may come from any area.
 //
 // One defect by hand:  npm run build && npx vitest run tests/mutation/mutation.test.ts -t list-limit-ignored
 import { afterAll, describe, it } from 'vitest';
+import { getRule } from '../../helpers/spec/catalog.js';
+import { AREA_ORDER } from '../../helpers/spec/facts.js';
 import { defectById, DEFECTS, type DefectSpec } from '../../server/defects.js';
 import type { CliRun } from '../support/cli.js';
 import { certifyInProcess } from '../support/in-process.js';
@@ -26,6 +32,12 @@ interface DefectOutcome {
 const outcomes = new Map<string, DefectOutcome>();
 const harnessStarted = performance.now();
 
+/** The areas whose checks cover a defect, in the order a run takes them: its own, its rules', and where else it is met. */
+function areasCovering(defect: DefectSpec): string[] {
+  const covering = new Set<string>([defect.area, ...defect.rules.map((id) => getRule(id).area), ...(defect.alsoMetIn ?? [])]);
+  return AREA_ORDER.filter((area) => covering.has(area));
+}
+
 function verdictText(defect: DefectSpec, run: CliRun, diff: RuleDiff): string {
   const title = `defect ${defect.id} (${defect.description}) names ${defect.rules.join(', ')}; the run exited ${run.code}${run.code === 1 ? '' : ' (expected 1)'}`;
   return formatDiff(title, diff);
@@ -47,10 +59,12 @@ describe.concurrent('every defect of the reference server is caught by exactly t
   });
 
   for (const defect of DEFECTS) {
-    it(`${defect.id} fails ${defect.rules.join(', ')}`, async ({ expect }) => {
+    it(`${defect.id} fails ${defect.rules.join(', ')} (--only ${areasCovering(defect).join(',')})`, async ({ expect }) => {
       // A run that cannot even finish counts against the score before its error fails the test.
       outcomes.set(defect.id, { caught: false, wallMs: 0 });
-      const { result: run, ms: wallMs } = await timedInChildSlot(() => certifyInProcess({ defects: [defect.id], ...harnessPlan(defectById(defect.id).options) }, [...CLI_ARGS, ...(defectById(defect.id).cliArgs ?? [])], { timeoutMs: RUN_TIMEOUT_MS }));
+      const areas = areasCovering(defect);
+      const args = [...CLI_ARGS, '--only', areas.join(','), ...(defectById(defect.id).cliArgs ?? [])];
+      const { result: run, ms: wallMs } = await timedInChildSlot(() => certifyInProcess({ defects: [defect.id], ...harnessPlan(defectById(defect.id).options, areas) }, args, { timeoutMs: RUN_TIMEOUT_MS }));
       const diff = diffAgainst(defect.rules, run.report, defectById(defect.id).byChance);
       const caught = run.report !== undefined && run.code === 1 && isCaught(diff);
       outcomes.set(defect.id, { caught, wallMs, reportMs: run.report?.durationMs });
