@@ -21,9 +21,12 @@ export default defineConfig({
     // CLI children and the bench run with V8's defaults.
     execArgv: ['--no-opt'],
     sequence: { sequencer: LongestFilesFirst },
+    // The unit and end-to-end files share their workers' modules (isolate: false): helpers/, suites/ and server/
+    // keep no module-level state (tests/unit/module-state.test.ts), so a file finds nothing another left, and
+    // each worker imports the project once instead of once per file (measured: 527 -> 463 s of CPU, 294 -> 256 s).
     projects: [
-      { extends: true, test: { name: 'unit', include: ['tests/unit/**/*.test.ts'] } },
-      { extends: true, test: { name: 'e2e', include: ['tests/e2e/**/*.test.ts'] } },
+      { extends: true, test: { name: 'unit', include: ['tests/unit/**/*.test.ts'], isolate: false } },
+      { extends: true, test: { name: 'e2e', include: ['tests/e2e/**/*.test.ts'], isolate: false } },
       { extends: true, test: { name: 'mutation', include: ['tests/mutation/**/*.test.ts'] } },
     ],
   },
