@@ -10,7 +10,7 @@ import type { SendOptions } from '../http/client.js';
 import type { Exchange } from '../http/exchange.js';
 import { int64Anywhere, newPet, type NewPetBody } from '../fuzz/arbitraries.js';
 import { INT64, PAGE_SIZE, PET_STATUSES } from '../spec/facts.js';
-import { createdId, showBody, type Expectation } from './judge.js';
+import { createdId, type Expectation } from './judge.js';
 
 /** Requests and new pets a sequence may still spend. */
 export interface Budget {

@@ -1,5 +1,6 @@
 // The mutation harness: every defect of the reference server must be caught by a certification, and by
-// exactly the rules the defect names. This is what proves each check can fail.
+// exactly the rules the defect names. This is what proves each check can fail. A fuzzing rule's failure
+// must also explain itself: a shrunk counterexample under the run's seed, and the line that replays it.
 //
 // As a mutation tool runs only the tests that cover a mutant, a defect's run selects the areas that cover
 // it: the area it lives in and the area of every rule it names (`--only`). No rule of those areas may fail
@@ -12,7 +13,7 @@ import { AREA_ORDER } from '../../helpers/spec/facts.js';
 import { defectById, DEFECTS, type DefectSpec } from '../../server/defects.js';
 import type { CliRun } from '../support/cli.js';
 import { certifyInProcess } from '../support/in-process.js';
-import { diffAgainst, formatDiff, harnessPlan, isCaught, outputTail, timedInChildSlot, type RuleDiff } from '../support/harness.js';
+import { diffAgainst, formatDiff, harnessPlan, isCaught, outputTail, timedInChildSlot, unexplainedFuzzing, type RuleDiff } from '../support/harness.js';
 
 // --strict makes a SHOULD failure turn the verdict too, so exit code 1 is the user-visible proof
 // that a defect was caught whether it breaks a MUST or only a SHOULD rule.
@@ -70,6 +71,7 @@ describe.concurrent('every defect of the reference server is caught by exactly t
       outcomes.set(defect.id, { caught, wallMs, reportMs: run.report?.durationMs });
       if (run.report === undefined) expect.fail(`defect ${defect.id}: the run exited ${run.code} without report.json\n${outputTail(run)}`);
       if (!caught) expect.fail(verdictText(defect, run, diff));
+      expect(unexplainedFuzzing(run), `defect ${defect.id}: each fuzzing failure shows a counterexample replayable under the run's seed`).toEqual([]);
     }, TEST_TIMEOUT_MS);
   }
 });

@@ -198,6 +198,31 @@ function firstLine(text: string): string {
   return line.length > 200 ? `${line.slice(0, 200)}…` : line;
 }
 
+/** The rules whose failures come from generated inputs, each to be explained by a counterexample. */
+const FUZZING_RULES = ['FUZZ-01', 'FUZZ-02', 'FUZZ-03'];
+
+/**
+ * What a fuzzing failure lacks to explain itself: every failed fuzzing rule must show a shrunk counterexample
+ * drawn under the run's own seed, with a command line that replays it under that seed, and the terminal must
+ * print that line. Empty when each does.
+ */
+export function unexplainedFuzzing(run: { stdout: string; report?: Report }): string[] {
+  const seed = run.report?.options.seed;
+  const failed = (run.report?.rules ?? []).filter((rule) => FUZZING_RULES.includes(rule.id) && rule.status === 'failed');
+  return failed.flatMap((rule) => {
+    const examples = rule.evidence.flatMap((evidence) => (evidence.counterexample ? [evidence.counterexample] : []));
+    if (examples.length === 0) return [`${rule.id} failed without a counterexample`];
+    return [
+      ...examples.flatMap((example) => [
+        ...(example.seed === seed ? [] : [`${rule.id}: a counterexample under seed ${example.seed}, the run's is ${String(seed)}`]),
+        ...(example.replay.includes(`--seed ${String(seed)}`) ? [] : [`${rule.id}: a replay line without --seed ${String(seed)}: ${example.replay}`]),
+      ]),
+      // The terminal shows a rule's first causes, not all: one replay line of the rule's is enough.
+      ...(examples.some((example) => run.stdout.includes(`replay: ${example.replay}`)) ? [] : [`${rule.id}: the terminal shows no replay line`]),
+    ];
+  });
+}
+
 /** When a run wrote no report, the end of its output says why. */
 export function outputTail(run: { stdout: string; stderr: string }, lines = 15): string {
   return `${run.stdout}\n${run.stderr}`.trim().split('\n').slice(-lines).join('\n');

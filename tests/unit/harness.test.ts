@@ -2,7 +2,7 @@
 // what counts as a surprise. If this judge were lenient, the mutation score would mean nothing.
 import { describe, expect, it } from 'vitest';
 import type { Report, RuleResult } from '../../cli/report.js';
-import { brokenRules, diffAgainst, formatDiff, isCaught } from '../support/harness.js';
+import { brokenRules, diffAgainst, formatDiff, isCaught, unexplainedFuzzing } from '../support/harness.js';
 
 function reportOf(rows: Array<Pick<RuleResult, 'id' | 'level' | 'status'> & { message?: string }>): Report {
   return { rules: rows.map((row) => ({ ...row, area: 'listing', observations: [], evidence: [] })) } as unknown as Report;
@@ -92,5 +92,31 @@ describe('judging a defect run', () => {
     const diff = diffAgainst(['LIST-02'], undefined);
     expect(diff.missing.map((line) => line.id)).toEqual(['LIST-02']);
     expect(isCaught(diff)).toBe(false);
+  });
+});
+
+describe('judging how a fuzzing failure explains itself', () => {
+  const replay = 'npx petstore-conformance --only fuzzing --seed 42';
+  const runOf = (counterexample: Record<string, unknown> | undefined, stdout = `       replay: ${replay}\n`) => ({
+    stdout,
+    report: {
+      options: { seed: 42 },
+      rules: [
+        { id: 'FUZZ-01', level: 'MUST', status: 'failed', evidence: [{ message: 'x', exchanges: [], ...(counterexample ? { counterexample } : {}) }] },
+        { id: 'FUZZ-02', level: 'MUST', status: 'passed', evidence: [] },
+      ],
+    } as unknown as Report,
+  });
+
+  it('accepts a counterexample under the run\'s seed whose replay line the terminal shows', () => {
+    expect(unexplainedFuzzing(runOf({ seed: 42, path: '0:1', body: '{}', replay }))).toEqual([]);
+  });
+
+  it('names a failure without a counterexample, under another seed, without --seed, or off the terminal', () => {
+    expect(unexplainedFuzzing(runOf(undefined))).toEqual(['FUZZ-01 failed without a counterexample']);
+    expect(unexplainedFuzzing(runOf({ seed: 7, path: '', body: '{}', replay }))).toEqual(['FUZZ-01: a counterexample under seed 7, the run\'s is 42']);
+    expect(unexplainedFuzzing(runOf({ seed: 42, path: '', body: '{}', replay: 'npx petstore-conformance' }, '       replay: npx petstore-conformance\n')))
+      .toEqual(['FUZZ-01: a replay line without --seed 42: npx petstore-conformance']);
+    expect(unexplainedFuzzing(runOf({ seed: 42, path: '', body: '{}', replay }, ''))).toEqual(['FUZZ-01: the terminal shows no replay line']);
   });
 });
