@@ -10,6 +10,8 @@ import type { SendOptions } from '../http/client.js';
 import type { Exchange } from '../http/exchange.js';
 import { int64Anywhere, newPet, type NewPetBody } from '../fuzz/arbitraries.js';
 import { INT64, PAGE_SIZE, PET_STATUSES } from '../spec/facts.js';
+import { isJsonObject } from '../json.js';
+import { idOf } from '../model/store-model.js';
 import { createdId, type Expectation } from './judge.js';
 
 /** Requests and new pets a sequence may still spend. */
@@ -239,9 +241,9 @@ export class ListPets extends ExploreCommand {
     if (!Array.isArray(page)) return;
     const created = new Set(model.created.map((pet) => pet.id));
     for (const item of page) {
-      const id = typeof item === 'object' && item !== null && !Array.isArray(item) ? (item as Record<string, unknown>).id : undefined;
-      const text = typeof id === 'bigint' || typeof id === 'number' ? String(id) : undefined;
-      if (text !== undefined && !created.has(text) && !model.listed.includes(text)) model.listed.push(text);
+      // An id as the model reads it (an int64, exact): a listed item without one is the schema rules' to judge.
+      const id = isJsonObject(item) ? idOf(item) : undefined;
+      if (id !== undefined && !created.has(id) && !model.listed.includes(id)) model.listed.push(id);
     }
   }
 
