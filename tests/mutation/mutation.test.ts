@@ -3,8 +3,8 @@
 // must also explain itself: a shrunk counterexample under the run's seed, and the line that replays it.
 //
 // As a mutation tool runs only the tests that cover a mutant, a defect's run selects the areas that cover
-// it: the area it lives in and the area of every rule it names (`--only`). No rule of those areas may fail
-// unless named. The gallery keeps whole runs: a false alarm on a conforming server may come from any area.
+// it: the area it lives in, the area of every rule it names, and any other whose requests meet it (`alsoMetIn`),
+// through `--only`. No rule of those areas may fail unless named. The gallery keeps whole runs: a false alarm on a conforming server may come from any area.
 //
 // One defect by hand:  npm run build && npx vitest run tests/mutation/mutation.test.ts -t list-limit-ignored
 import { afterAll, describe, it } from 'vitest';
