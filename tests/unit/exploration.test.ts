@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { Exchange } from '../../helpers/http/exchange.js';
 import { parseJson, stringifyJson } from '../../helpers/json.js';
 import { judgeAnswer, type Expectation } from '../../helpers/explore/judge.js';
-import { CreatePet, CreateTogether, FetchPet, FIXED_SEQUENCES, GENERATED_COMMANDS, ListPets, NAME_POOL } from '../../helpers/explore/commands.js';
+import { CreatePet, CreateTogether, FetchPet, FIXED_SEQUENCES, GENERATED_COMMANDS, ListPets, NAME_POOL, type ExploreModel } from '../../helpers/explore/commands.js';
 import { withoutRuns, type SequenceFailure } from '../../helpers/explore/explore.js';
 import { commandLines, curlLine, replayScript } from '../../helpers/explore/script.js';
 import { StoreModel } from '../../helpers/model/store-model.js';
@@ -98,6 +98,21 @@ describe('the invariants one exchange is judged by', () => {
       expect.stringMatching(/^ERR-02: a body that is not JSON/),
       'RATE-01: no X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset',
     ]);
+  });
+});
+
+describe('a page the sequence lists', () => {
+  it('adds the int64 ids it shows, exact, to the pets a later fetch may read; not a fractional id, a string or one it created', async () => {
+    const page = [{ id: 2n ** 53n + 1n, name: 'a' }, { id: 5, name: 'b' }, { id: 1.5, name: 'c' }, { id: '6', name: 'd' }, { name: 'e' }, { id: 7, name: 'own' }];
+    const target = {
+      namePrefix: 'p', broken: false,
+      leastHeldStatus: () => 'sold',
+      edgeId: () => undefined,
+      perform: async () => [exchange(1, 'GET', '/pets?limit=100', 200, page)],
+    };
+    const model: ExploreModel = { created: [{ label: 'own', id: '7', sent: newPet('own') }], listed: [], budget: { requests: 10, pets: 3, whenSpent: 'skip' }, fetchesAllowed: true, ended: false };
+    await new ListPets({ limit: 100 }).run(model, target);
+    expect(model.listed).toEqual([String(2n ** 53n + 1n), '5']);
   });
 });
 
