@@ -102,7 +102,10 @@ function sequenceViolation(ctx: CheckContext, failure: SequenceFailure): Violati
     seen: failure.finding.seen,
     exchanges: failure.finding.exchanges,
     note: `seed ${seed}, ${shrunk}${also}`,
-    counterexample: { seed, path: failure.path, mutation: `sequence ${failure.lane}`, body: commands.join('\n'), replay, script: replayScript(failure, seed, replay) },
+    counterexample: {
+      seed, path: failure.path, mutation: `sequence ${failure.lane}`, body: commands.join('\n'), replay, script: replayScript(failure, seed, replay),
+      breaks: [failure.finding.rule, ...failure.alsoBroken],
+    },
   };
 }
 

@@ -27,6 +27,11 @@ export interface Counterexample {
    * curl line (requests in flight together joined by `&`), the key left as $PETSTORE_API_KEY.
    */
   script?: string;
+  /**
+   * The rules a sequence's last answer broke (FUZZ-03): the statement it failed first, then any other the same
+   * answer broke. A report reader (the mutation harness too) finds them here without parsing the message.
+   */
+  breaks?: string[];
 }
 
 /**

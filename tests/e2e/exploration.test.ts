@@ -42,6 +42,7 @@ describe('the stateful exploration (FUZZ-03)', () => {
     const evidence = rule.evidence.find((candidate) => candidate.counterexample?.mutation === 'sequence repeated-name')!;
     expect(evidence.message).toMatch(/breaks CONS-09/);
     const example = evidence.counterexample!;
+    expect(example.breaks?.[0]).toBe('CONS-09');
     expect(example.seed).toBe(4242);
     expect(example.path).not.toBe('');
     // Shrunk to the four commands that show it: the list before and after are left out.

@@ -160,13 +160,16 @@ const EXPLORATION_RULE = 'FUZZ-03';
  * generated sequence that meets the defect (a filtered page without a limit, on a seed that lists one) fails
  * FUZZ-03 with a statement the defect is already named for: the same defect found twice, on some seeds and
  * not others. That is neither a catch nor a false alarm; a FUZZ-03 finding that breaks any other rule still is
- * one. A defect its fixed sequences catch on every seed names FUZZ-03 itself.
+ * one. A defect its fixed sequences catch on every seed names FUZZ-03 itself. What each sequence broke is read
+ * from its counterexample (`breaks`), not from the message.
  */
 function findsOnlyNamed(rule: RuleResult, expected: readonly string[]): boolean {
-  if (rule.id !== EXPLORATION_RULE || rule.status !== 'failed') return false;
-  // "… breaks CONS-04: …", "… the same answer also breaks CONS-01, CONS-10"
-  const broken = [...(rule.message ?? '').matchAll(/ breaks ([A-Z]+-\d+(?:, [A-Z]+-\d+)*)/g)].flatMap((match) => match[1]!.split(', '));
-  return broken.length > 0 && broken.every((id) => expected.includes(id));
+  if (rule.id !== EXPLORATION_RULE || rule.status !== 'failed' || rule.evidence.length === 0) return false;
+  // Each failing sequence names the rules its last answer broke; a finding that names none is no corroboration.
+  return rule.evidence.every((evidence) => {
+    const broken = evidence.counterexample?.breaks ?? [];
+    return broken.length > 0 && broken.every((id) => expected.includes(id));
+  });
 }
 
 export function isCaught(diff: RuleDiff): boolean {
