@@ -1,16 +1,17 @@
 // Rate limits end to end: the CLI against reference servers with scaled windows (60 requests per 2.5 s
 // stands for the Free plan's 60 a minute), so that pacing, the 429 probe and Retry-After are exercised
-// in seconds. Each rate-limit defect is the mutation harness's: it runs them with the rate-limit area alone in
-// the same small window. Run by hand:  npm run build && npx vitest run tests/e2e/ratelimit.test.ts
+// in seconds. Each rate-limit defect is the mutation harness's, which runs those of the rate-limit area alone in
+// this same window. Run by hand:  npm run build && npx vitest run tests/e2e/ratelimit.test.ts
 import { describe, expect, it } from 'vitest';
 import type { Report } from '../../cli/report.js';
 import type { ReferenceServerOptions } from '../../server/options.js';
 import { certify } from '../support/cli.js';
 import { certifyInProcess } from '../support/in-process.js';
-import { brokenRules, outputTail, withChildSlot } from '../support/harness.js';
+import { brokenRules, harnessPlan, outputTail, withChildSlot } from '../support/harness.js';
 
-// Small enough that the probe costs a few dozen requests, short enough that Retry-After is a second or two.
-const SMALL_WINDOW: ReferenceServerOptions = { rateLimit: { limit: 30, windowMs: 1_500 } };
+// The harness's window for a run of the rate-limit area alone, as these are: the probe costs a few dozen
+// requests, and Retry-After is a second or two.
+const SMALL_WINDOW: ReferenceServerOptions = harnessPlan(undefined, ['ratelimit']);
 const TIMEOUT_MS = 5 * 60_000;
 // Where a test's point is what the run judges, not the terminal, the run is one in this process and
 // writes report.json alone, the one report read.
