@@ -7,7 +7,7 @@ import { expectError, expectStatus, responseOf } from '../helpers/judge/expect.j
 import { groupExchanges, type OperationId } from '../helpers/judge/operations.js';
 import { petName, petsKnownToExist, recordIfCreated, unknownPetId, type Pet } from '../helpers/fixtures/pets.js';
 import { swapCase } from '../helpers/http/redact.js';
-import { together } from '../helpers/judge/together.js';
+import { allTogether, together } from '../helpers/judge/together.js';
 import { runKey } from '../helpers/run-context.js';
 import { PAGE_SIZE } from '../helpers/spec/facts.js';
 
@@ -62,11 +62,6 @@ async function expectRefused(ctx: CheckContext, operation: string, request: Send
 /** Sends every operation with one broken credential. */
 async function expectRefusedEverywhere(ctx: CheckContext, auth: BrokenAuth): Promise<void> {
   await together(ctx, Object.entries(await requests(ctx, auth)), ([operation, request], part) => expectRefused(part, operation, request, auth));
-}
-
-/** Each part sends its own request, on the context it is given: sent together, judged in order. */
-function allTogether(ctx: CheckContext, parts: ReadonlyArray<(part: CheckContext) => Promise<void>>): Promise<void> {
-  return together(ctx, parts, (run, part) => run(part));
 }
 
 /**

@@ -9,7 +9,7 @@ import { petFieldDifferences, show, type PetField } from '../helpers/fixtures/pe
 import { createdAtOf, readAfterWrite } from '../helpers/http/read-after-write.js';
 import { highestKnownPetId, isValidPet, petsKnownToExist, unknownPetId, type Pet } from '../helpers/fixtures/pets.js';
 import { INT64 } from '../helpers/spec/facts.js';
-import { together } from '../helpers/judge/together.js';
+import { allTogether, together } from '../helpers/judge/together.js';
 
 /** Whether a double would round this id: the ids a lookup through a JS number or a float column gets wrong. */
 function doubleLoses(id: number | bigint): boolean {
@@ -91,7 +91,7 @@ describe('fetching', () => {
     const parts = [topUnknown, (part: CheckContext) => expectNotFoundOrCreatedSince(part, -1n)];
     const nextTried = next !== undefined && next !== top;
     if (nextTried) parts.push((part) => expectNotFoundOrCreatedSince(part, next));
-    await together(ctx, parts, (run, part) => run(part));
+    await allTogether(ctx, parts);
     if (!nextTried) ctx.observe('no pet id seen below the top of int64, so the id after the highest was not tried');
   }, TOGETHER);
 

@@ -16,3 +16,8 @@ export async function together<T>(ctx: CheckContext, items: readonly T[], part: 
     if (threw) throw threw.error;
   }
 }
+
+/** `together` for parts that each send their own request on the context they are given: started at once, judged in order. */
+export function allTogether(ctx: CheckContext, parts: ReadonlyArray<(part: CheckContext) => Promise<void>>): Promise<void> {
+  return together(ctx, parts, (run, part) => run(part));
+}
