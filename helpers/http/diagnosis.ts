@@ -1,3 +1,4 @@
+import { admittedRanges, admitsJson } from './accept.js';
 import type { Exchange, RecordedResponse } from './exchange.js';
 
 /**
@@ -72,17 +73,11 @@ function pathOf(exchange: Exchange, baseUrl: string): string {
 }
 
 /**
- * Whether a request asked as the API's clients do: for JSON (no Accept header admits anything, RFC 9110
- * §12.5.1), and not for HTML, as a browser's Accept does. A server may answer such a request with HTML only
- * when it is no API at all.
+ * Whether a request asked as the API's clients do: for JSON (no Accept header admits anything), and not for
+ * HTML, as a browser's Accept does. A server may answer such a request with HTML only when it is no API at all.
  */
 function asksForJsonOnly(accept: string | undefined): boolean {
-  if (accept === undefined) return true;
-  const types = accept.split(',').flatMap((range) => {
-    const [type = '', ...parameters] = range.split(';').map((part) => part.trim().toLowerCase());
-    return parameters.some((parameter) => /^q=0(\.0*)?$/.test(parameter)) ? [] : [type];
-  });
-  return !types.includes('text/html') && types.some((type) => ['application/json', 'application/*', '*/*'].includes(type));
+  return admitsJson(accept) && (accept === undefined || !admittedRanges(accept).includes('text/html'));
 }
 
 function withKey(exchange: Exchange): boolean {

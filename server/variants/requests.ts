@@ -2,21 +2,12 @@ import type { FastifyRequest } from 'fastify';
 import { stringify } from 'lossless-json';
 import { bodyText } from '../creating.js';
 import { withHeaders } from '../responses.js';
+import { admitsJson } from '../../helpers/http/accept.js';
 import type { Answer, Context, Overrides } from '../seams.js';
 import type { VariantSpec } from './spec.js';
 
 /** The methods the extension-methods variant implements on a pet, beyond the spec's GET. */
 const EXTENSION_METHODS = ['PUT', 'PATCH', 'DELETE'];
-
-/** Whether an Accept header admits application/json: no header admits anything (RFC 9110 §12.5.1). */
-function admitsJson(accept: string | undefined): boolean {
-  if (accept === undefined) return true;
-  return accept.split(',').some((part) => {
-    const [type = '', ...parameters] = part.split(';').map((piece) => piece.trim().toLowerCase());
-    const q = parameters.find((parameter) => parameter.startsWith('q='));
-    return (q === undefined || Number(q.slice(2)) > 0) && ['application/json', 'application/*', '*/*'].includes(type);
-  });
-}
 
 /**
  * DELETE, PUT and PATCH on a pet, as a store that implements them does: DELETE forgets the pet (204), PUT replaces
