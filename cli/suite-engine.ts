@@ -7,13 +7,15 @@ import { AREA_ORDER } from '../helpers/spec/facts.js';
 import { packagePath } from '../helpers/package-root.js';
 import type { RunConfig } from '../helpers/run-config.js';
 import { AreaOrderSequencer } from './sequencer.js';
+import { SuiteThreads } from './suite-threads.js';
 
 /**
  * Runs the suites of one certification. Starting vitest (its config, its vite server, the suites' transforms)
- * costs some 0.15–0.2 s of CPU; a process that certifies several targets pays it once per engine and keeps the
- * engine between runs. What a run learns lives in its own context (helpers/run-context.ts), made from the config
- * provided here and found by its channel's name, so a run cannot see what the run before it left, whether or
- * not vitest gives it a new worker (it does: a worker ends once its queue is empty).
+ * costs some 0.15–0.2 s of CPU, and loading its runtime into a worker thread some 0.5 s more; a process that
+ * certifies several targets pays both once per engine, which keeps its vitest and its thread between runs
+ * (cli/suite-threads.ts). What a run learns lives in its own context (helpers/run-context.ts), made from the
+ * config provided here and found by its channel's name, and the thread evaluates this package's modules afresh
+ * for each run, so a run cannot see what the run before it left.
  */
 export async function runSuites(config: RunConfig, collector: Reporter, areas: readonly string[]): Promise<void> {
   if (areas.length === 0) return;
@@ -47,11 +49,12 @@ const IDLE_CLOSE_MS = 2_000;
 class SuiteEngine {
   private idleTimer: NodeJS.Timeout | undefined;
 
-  private constructor(private readonly vitest: Vitest, private readonly reporter: RunReporter) {}
+  private constructor(private readonly vitest: Vitest, private readonly reporter: RunReporter, private readonly threads: SuiteThreads) {}
 
   static async start(): Promise<SuiteEngine> {
     const root = packagePath();
     const reporter = new RunReporter();
+    const threads = new SuiteThreads();
     const signalListeners = listenersOf(SIGNALS);
     const vitest = await createVitest('test', {
       root,
@@ -61,7 +64,8 @@ class SuiteEngine {
       exclude: [],
       setupFiles: [join(root, 'dist', 'cli', 'suite-setup.js')],
       reporters: [reporter],
-      pool: 'threads',
+      // vitest's thread pool, except that the engine's next run takes the thread this one used.
+      pool: threads.pool(),
       maxWorkers: 1,
       fileParallelism: false,
       isolate: false,
@@ -78,7 +82,7 @@ class SuiteEngine {
       // and still writes its reports), and a program calling runConformance keeps its own handlers.
       removeListenersAddedSince(signalListeners);
     });
-    return new SuiteEngine(vitest, reporter);
+    return new SuiteEngine(vitest, reporter, threads);
   }
 
   /** One run: its config to the worker, vitest's events to its own collector, its areas' files in area order. */
@@ -114,8 +118,12 @@ class SuiteEngine {
   async close(): Promise<void> {
     this.cancelIdleClose();
     const exitCodeBefore = process.exitCode;
-    await this.vitest.close();
-    process.exitCode = exitCodeBefore;
+    try {
+      await this.vitest.close();
+    } finally {
+      await this.threads.close();
+      process.exitCode = exitCodeBefore;
+    }
   }
 }
 
