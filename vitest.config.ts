@@ -15,11 +15,6 @@ export default defineConfig({
     // certifications that do load it are bounded machine-wide by tests/support/harness.ts: more
     // files than cores keeps both cores busy.
     maxWorkers: 4,
-    // Most of this suite's CPU goes to certifications, each in a suite worker thread that lives about a
-    // second: V8's optimising compiler spends more compiling its code than the code then saves. Without it
-    // the whole run takes some 8% less CPU (measured: 414 s against 383 s). The product is untouched: the
-    // CLI children and the bench run with V8's defaults.
-    execArgv: ['--no-opt'],
     sequence: { sequencer: LongestFilesFirst },
     // The unit and end-to-end files share their workers' modules (isolate: false): helpers/, suites/ and server/
     // keep no module-level state (tests/unit/module-state.test.ts), so a file finds nothing another left, and
