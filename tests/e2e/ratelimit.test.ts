@@ -5,7 +5,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Report } from '../../cli/report.js';
 import type { ReferenceServerOptions } from '../../server/options.js';
-import { certify } from '../support/cli.js';
 import { certifyInProcess } from '../support/in-process.js';
 import { brokenRules, harnessPlan, outputTail, withChildSlot } from '../support/harness.js';
 
@@ -45,7 +44,7 @@ describe('conforming rate limiting', () => {
   }
 
   it('certifies the reference server at 60 requests a window with no unplanned 429, saying on the terminal when it waits', async () => {
-    const run = await withChildSlot(() => certify({ rateLimit: { limit: 60, windowMs: 2_500 } }, ['--strict', '--verify-recovery'], { timeoutMs: TIMEOUT_MS }));
+    const run = await withChildSlot(() => certifyInProcess({ rateLimit: { limit: 60, windowMs: 2_500 } }, ['--strict', '--verify-recovery'], { timeoutMs: TIMEOUT_MS }));
     if (run.report === undefined) expect.fail(`the run exited ${run.code} without report.json\n${outputTail(run)}`);
     expect(brokenRules(run.report).map((rule) => `${rule.id} ${rule.status}: ${rule.message}`)).toEqual([]);
     expect({ code: run.code, verdict: run.report.verdict }).toEqual({ code: 0, verdict: 'certified' });
@@ -88,7 +87,7 @@ describe('the probe within its budgets', () => {
   }, TIMEOUT_MS);
 
   it('stops the run cleanly when --max-requests is spent, reporting the rules left as skipped', async () => {
-    const run = await withChildSlot(() => certify({}, ['--max-requests', '30']));
+    const run = await withChildSlot(() => certifyInProcess({}, ['--max-requests', '30']));
     if (run.report === undefined) expect.fail(`the run exited ${run.code} without report.json\n${outputTail(run)}`);
     expect(run.server.stats().requests).toBe(30);
     expect(run.report.suiteErrors).toEqual([]);
