@@ -13,7 +13,7 @@ if (!parentPort) throw new Error('the suite thread runs in a worker thread');
 const port = parentPort;
 
 /** vitest's first listener is the one that answers start, run and stop; every later one is a run's RPC. */
-let control: ((message: unknown) => void) | undefined;
+let controlListening = false;
 const runListeners = new Set<(message: unknown) => void>();
 /** The module runner's modules, once the first run made it: it outlives a run, and so do the modules it evaluated. */
 let modules: ModuleRunner['evaluatedModules'] | undefined;
@@ -25,8 +25,8 @@ const packageCode = dirname(dirname(fileURLToPath(import.meta.url))) + sep;
 init({
   post: (message) => port.postMessage(message),
   on: (listener) => {
-    if (control === undefined) control = listener;
-    else runListeners.add(listener);
+    if (controlListening) runListeners.add(listener);
+    controlListening = true;
     port.on('message', listener);
   },
   off: (listener) => {

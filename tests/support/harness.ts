@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Report, RuleResult } from '../../cli/report.js';
 import { isFailing } from '../../helpers/judge/outcome-meaning.js';
+import { activeRules } from '../../helpers/spec/catalog.js';
 import type { ReferenceServerOptions } from '../../server/options.js';
 import type { ServerSettings } from '../../server/settings.js';
 
@@ -225,8 +226,8 @@ function firstLine(text: string): string {
   return line.length > 200 ? `${line.slice(0, 200)}…` : line;
 }
 
-/** The rules whose failures come from generated inputs, each to be explained by a counterexample. */
-const FUZZING_RULES = ['FUZZ-01', 'FUZZ-02', 'FUZZ-03'];
+/** The rules whose failures come from generated inputs, each to be explained by a counterexample: the fuzzing area's, as the catalog says. */
+const FUZZING_RULES = activeRules().filter((rule) => rule.area === 'fuzzing').map((rule) => rule.id);
 
 /**
  * What a fuzzing failure lacks to explain itself: every failed fuzzing rule must show a shrunk counterexample
