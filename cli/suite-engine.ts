@@ -14,8 +14,9 @@ import { SuiteThreads } from './suite-threads.js';
  * costs some 0.15–0.2 s of CPU, and loading its runtime into a worker thread some 0.5 s more; a process that
  * certifies several targets pays both once per engine, which keeps its vitest and its thread between runs
  * (cli/suite-threads.ts). What a run learns lives in its own context (helpers/run-context.ts), made from the
- * config provided here and found by its channel's name, and the thread evaluates this package's modules afresh
- * for each run, so a run cannot see what the run before it left.
+ * config provided here and found by its channel's name, and the thread evaluates the suites and the check
+ * declarations afresh for each run (the rest of the package keeps no state of a run), so a run cannot see what
+ * the run before it left.
  */
 export async function runSuites(config: RunConfig, collector: Reporter, areas: readonly string[]): Promise<void> {
   if (areas.length === 0) return;
