@@ -80,7 +80,10 @@ describe('the stateful exploration (FUZZ-03)', () => {
   }, TIMEOUT_MS);
 
   it('FUZZ-03 sends the same requests for the same seed, so --seed replays it', async () => {
-    const runOnce = () => withChildSlot(() => certifyInProcess(NO_LIMIT, ['--only', 'FUZZ-03', '--seed', '77', '--reporter', 'json,har'], { timeoutMs: TIMEOUT_MS }));
+    // One request in flight: the lanes run side by side, and with several in flight which lane's create reaches the
+    // server first (and so which pet gets which id, and which ids the GETs ask for) is the scheduler's choice.
+    // Under a loaded npm test one GET in 33 asked for pet 5 instead of 6.
+    const runOnce = () => withChildSlot(() => certifyInProcess(NO_LIMIT, ['--only', 'FUZZ-03', '--seed', '77', '--concurrency', '1', '--reporter', 'json,har'], { timeoutMs: TIMEOUT_MS }));
     const [first, second] = [await runOnce(), await runOnce()];
     // Names carry the run ID, which every run draws anew; the rest is the seed's.
     const sent = (run: CliRun) => requestsOf(run).map((request) => `${request.method} ${new URL(request.url).pathname}${new URL(request.url).search} ${(request.body ?? '').replaceAll(run.report!.runId, '<run>')}`).sort();
