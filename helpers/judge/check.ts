@@ -84,7 +84,8 @@ async function judge(rule: Rule, body: (ctx: CheckContext) => Promise<void>, run
     meta.message = 'the suite worker holds the context of another run: a bug of the suite engine, not of the target';
     throw new Error(meta.message);
   }
-  const { client, config } = run;
+  const { config } = run;
+  const client = run.client.forRule(rule.id);
   const skipWith = (reason: string): never => {
     meta.outcome = 'skipped';
     meta.message = reason;
@@ -107,7 +108,7 @@ async function judge(rule: Rule, body: (ctx: CheckContext) => Promise<void>, run
     recordCreated: (petId) => meta.created.push(petId),
   };
   try {
-    await client.sendingFor(rule.id, () => body(context));
+    await body(context);
   } catch (error) {
     // What a check throws is no finding (a skip, a dead target, a spent budget, a bug of ours); a violation
     // already recorded stands, whatever stopped the check after it.

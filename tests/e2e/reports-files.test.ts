@@ -59,6 +59,18 @@ describe('report files of a run against a server with a defect', () => {
     }
   });
 
+  it('exchanges.har names the check that sent each request, as many for each rule as the report counts', () => {
+    // The listing checks run side by side and share fixtures: each request is put down to the check that sent it.
+    const byRule: Record<string, number> = {};
+    for (const entry of har.log.entries) {
+      const rule = /^sent by the check of (\S+)$/.exec(entry.comment ?? '')?.[1] ?? '(no check)';
+      byRule[rule] = (byRule[rule] ?? 0) + 1;
+    }
+    const counted = Object.fromEntries(run.report!.rules.filter((rule) => rule.requests > 0).map((rule) => [rule.id, rule.requests]));
+    expect(Object.keys(counted).length).toBeGreaterThan(1);
+    expect(byRule).toEqual(counted);
+  });
+
   it('exchanges.har shows Authorization redacted, and timings that add up inside the run', () => {
     const started = Date.parse(run.report!.startedAt);
     const finished = Date.parse(run.report!.finishedAt);
