@@ -31,7 +31,7 @@
 //      and any settings (`options`) or CLI options (`cliArgs`) without which no check could see the bug. The
 //      harness runs the areas of `area` and of the rules; name any other area whose requests meet the bug
 //      (`alsoMetIn`).
-//   4. Prove it: `npm run build && npx vitest run tests/mutation/mutation.test.ts -t <id>`.
+//   4. Prove it: `npm run build && npx vitest run tests/mutation -t <id>`.
 //
 // Reuse the reference's own helpers (`integerParameter`, `readCredentials`, `firstOf`, …) rather than
 // re-deriving what the spec says, and keep a bug's state (a cache, say) keyed by `server`, never module-wide.

@@ -221,7 +221,7 @@ describe('the CLI, fuzzing the reference server', () => {
     expect(run.report!.created.count).toBe(0);
   }, CLI_TEST_TIMEOUT_MS);
   // Each defect a fuzzing rule names is caught, with a counterexample replayable under the run's seed, by the
-  // mutation harness (tests/mutation/mutation.test.ts), whatever seed it draws.
+  // mutation harness (tests/mutation/defect-runs.ts), whatever seed it draws.
 });
 
 /** A reference server that keeps every createPet body it receives, in order. */

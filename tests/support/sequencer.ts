@@ -1,10 +1,16 @@
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /**
- * The end-to-end files that take longest, half a minute or more each, most of it waiting on rate-limit
- * windows and harness slots rather than the CPU.
+ * The files that take longest, half a minute or more each: end-to-end files that mostly wait on rate-limit
+ * windows and harness slots, and the parts of the mutation harness and the gallery, which keep the cores busy.
+ * Started among the first, the harness's parts overlap the waits; started last (their place by size), they were
+ * a tail of two minutes with nothing beside them.
  */
-const LONGEST_FILES = ['tests/e2e/ratelimit.test.ts', 'tests/e2e/runs-in-one-process.test.ts', 'tests/e2e/fuzzing.test.ts', 'tests/e2e/shared-key.test.ts', 'tests/e2e/action.test.ts'];
+const LONGEST_FILES = [
+  'tests/e2e/ratelimit.test.ts', 'tests/e2e/runs-in-one-process.test.ts', 'tests/e2e/fuzzing.test.ts', 'tests/e2e/shared-key.test.ts',
+  'tests/mutation/mutation-1.test.ts', 'tests/e2e/action.test.ts', 'tests/mutation/mutation-2.test.ts', 'tests/mutation/mutation-3.test.ts',
+  'tests/mutation/gallery.test.ts',
+];
 
 /**
  * vitest starts the longest files first when its results cache holds their durations from an earlier run.

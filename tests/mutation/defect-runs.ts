@@ -1,0 +1,87 @@
+// The mutation harness: every defect of the reference server must be caught by a certification, and by
+// exactly the rules the defect names. This is what proves each check can fail. A fuzzing rule's failure
+// must also explain itself: a shrunk counterexample under the run's seed, and the line that replays it.
+//
+// As a mutation tool runs only the tests that cover a mutant, a defect's run selects the areas that cover
+// it: the area it lives in, the area of every rule it names, and any other whose requests meet it (`alsoMetIn`),
+// through `--only`. No rule of those areas may fail unless named. The gallery keeps whole runs: a false alarm on a conforming server may come from any area.
+//
+// The harness runs in parts (tests/mutation/mutation-*.test.ts), each a third of the defects.
+//
+// One defect by hand:  npm run build && npx vitest run tests/mutation -t list-limit-ignored
+import { afterAll, describe, it } from 'vitest';
+import { getRule } from '../../helpers/spec/catalog.js';
+import { AREA_ORDER } from '../../helpers/spec/facts.js';
+import { defectById, DEFECTS, type DefectSpec } from '../../server/defects.js';
+import type { CliRun } from '../support/cli.js';
+import { certifyInProcess } from '../support/in-process.js';
+import { diffAgainst, formatDiff, harnessPlan, isCaught, outputTail, timedInChildSlot, unexplainedFuzzing, type RuleDiff } from '../support/harness.js';
+
+// --strict makes a SHOULD failure turn the verdict too, so exit code 1 is the user-visible proof
+// that a defect was caught whether it breaks a MUST or only a SHOULD rule.
+const CLI_ARGS = ['--strict'];
+const RUN_TIMEOUT_MS = 4 * 60_000;
+// A test also waits for a free child slot (shared with the gallery and other people's runs).
+const TEST_TIMEOUT_MS = 15 * 60_000;
+
+interface DefectOutcome {
+  caught: boolean;
+  /** Server start to server stop, slot wait excluded. */
+  wallMs: number;
+  /** The run as report.json times it: from the CLI's start to its reports, vitest start-up included. */
+  reportMs?: number;
+}
+
+/** The areas whose checks cover a defect, in the order a run takes them: its own, its rules', and where else it is met. */
+function areasCovering(defect: DefectSpec): string[] {
+  const covering = new Set<string>([defect.area, ...defect.rules.map((id) => getRule(id).area), ...(defect.alsoMetIn ?? [])]);
+  return AREA_ORDER.filter((area) => covering.has(area));
+}
+
+function verdictText(defect: DefectSpec, run: CliRun, diff: RuleDiff): string {
+  const title = `defect ${defect.id} (${defect.description}) names ${defect.rules.join(', ')}; the run exited ${run.code}${run.code === 1 ? '' : ' (expected 1)'}`;
+  return formatDiff(title, diff);
+}
+
+/**
+ * Declares the runs of one part of the harness: every `parts`-th defect of the catalog, from the `part`-th. The
+ * harness is in parts, each a test file, so that vitest runs them in workers of their own: one process's main
+ * thread serves every reference server and the CLI side of every run it holds, and with the whole harness in one
+ * file that thread was its bottleneck (some 1.6 of the 2 cores busy, the rest of npm test waiting behind it).
+ */
+export function describeDefectRuns(part: number, parts: number): void {
+  const defects = DEFECTS.filter((_, index) => index % parts === part - 1);
+  const outcomes = new Map<string, DefectOutcome>();
+  const harnessStarted = performance.now();
+  // Concurrent tests take `expect` from their own context, so each failure lands on its own test.
+  describe.concurrent(`every defect of the reference server is caught by exactly the rules it names (part ${part} of ${parts})`, () => {
+    afterAll(() => {
+      const caught = [...outcomes.values()].filter((outcome) => outcome.caught).length;
+      const partial = outcomes.size < defects.length ? ` (${outcomes.size} of the part's ${defects.length} defects run)` : '';
+      const runs = [...outcomes.entries()].sort(([, a], [, b]) => b.wallMs - a.wallMs);
+      const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+      const totalRunMs = runs.reduce((sum, [, outcome]) => sum + outcome.wallMs, 0);
+      const inReports = runs.reduce((sum, [, outcome]) => sum + (outcome.reportMs ?? 0), 0);
+      console.log(`mutation score, part ${part} of ${parts}: ${caught}/${outcomes.size}${partial}`);
+      console.log(`mutation harness, part ${part} of ${parts}: ${seconds(performance.now() - harnessStarted)} wall for ${runs.length} runs `
+        + `(${seconds(totalRunMs)} of runs, ${seconds(inReports)} of it inside the CLI's own timing); `
+        + `slowest: ${runs.slice(0, 5).map(([id, outcome]) => `${id} ${seconds(outcome.wallMs)}`).join(', ')}`);
+    });
+
+    for (const defect of defects) {
+      it(`${defect.id} fails ${defect.rules.join(', ')} (--only ${areasCovering(defect).join(',')})`, async ({ expect }) => {
+        // A run that cannot even finish counts against the score before its error fails the test.
+        outcomes.set(defect.id, { caught: false, wallMs: 0 });
+        const areas = areasCovering(defect);
+        const args = [...CLI_ARGS, '--only', areas.join(','), ...(defectById(defect.id).cliArgs ?? [])];
+        const { result: run, ms: wallMs } = await timedInChildSlot(() => certifyInProcess({ defects: [defect.id], ...harnessPlan(defectById(defect.id).options, areas) }, args, { timeoutMs: RUN_TIMEOUT_MS }));
+        const diff = diffAgainst(defect.rules, run.report, defectById(defect.id).byChance);
+        const caught = run.report !== undefined && run.code === 1 && isCaught(diff);
+        outcomes.set(defect.id, { caught, wallMs, reportMs: run.report?.durationMs });
+        if (run.report === undefined) expect.fail(`defect ${defect.id}: the run exited ${run.code} without report.json\n${outputTail(run)}`);
+        if (!caught) expect.fail(verdictText(defect, run, diff));
+        expect(unexplainedFuzzing(run), `defect ${defect.id}: each fuzzing failure shows a counterexample replayable under the run's seed`).toEqual([]);
+      }, TEST_TIMEOUT_MS);
+    }
+  });
+}
