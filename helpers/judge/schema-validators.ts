@@ -6,6 +6,7 @@ import type Ajv2020Module from 'ajv/dist/2020.js';
 import type addFormatsModule from 'ajv-formats';
 import type standaloneCodeModule from 'ajv/dist/standalone/index.js';
 import { openApiSchemas } from '../spec/facts.js';
+import { preparedValidatorsCode } from '../spec/prepared.js';
 
 // ajv resolves the spec's '#/components/schemas/...' refs against this base, so every named
 // schema compiles standalone straight from spec/openapi.yaml.
@@ -27,9 +28,12 @@ const requireDependency = createRequire(import.meta.url);
 const generated: { code?: string } = {};
 const evaluated = new Map<string, Readonly<Record<string, ValidateFunction>>>();
 
-/** The code, generated at most once per thread unless the thread was handed it already. */
+/**
+ * The code, at most once per thread unless the thread was handed it already: as the build generated it
+ * (spec/prepared.ts), or generated here when the build's record is missing or no longer matches the spec or ajv.
+ */
 export function schemaValidatorsCode(): string {
-  generated.code ??= generateCode(openApiSchemas());
+  generated.code ??= preparedValidatorsCode() ?? generateCode(openApiSchemas());
   return generated.code;
 }
 

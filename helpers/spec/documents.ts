@@ -2,6 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { packagePath } from '../package-root.js';
+import { preparedSpec } from './prepared.js';
 
 export interface SpecDocuments {
   openApi: Record<string, unknown>;
@@ -16,10 +17,21 @@ export interface SpecDocuments {
  */
 const parsed: { documents?: SpecDocuments } = {};
 
-/** Both files, read and parsed at most once per thread, unless the thread was handed them already. */
+/**
+ * Both files, read at most once per thread, unless the thread was handed them already: as the build parsed
+ * them (spec/prepared.ts), or parsed here when the build's record is missing or no longer matches them.
+ */
 export function specDocuments(): SpecDocuments {
-  parsed.documents ??= deepFrozen({ openApi: parseYamlFile('openapi.yaml') as Record<string, unknown>, rules: parseYamlFile('rules.yaml') });
+  if (!parsed.documents) {
+    const prepared = preparedSpec();
+    parsed.documents = deepFrozen(prepared ? { openApi: prepared.openApi, rules: prepared.rules } : parseSpecFiles());
+  }
   return parsed.documents;
+}
+
+/** Both files, parsed from their YAML now. */
+export function parseSpecFiles(): SpecDocuments {
+  return { openApi: parseYamlFile('openapi.yaml') as Record<string, unknown>, rules: parseYamlFile('rules.yaml') };
 }
 
 /**
