@@ -5,13 +5,13 @@ import { writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { generateCode } from '../helpers/judge/schema-validators.js';
 import { parseSpecFiles } from '../helpers/spec/documents.js';
+import { openApiSchemas } from '../helpers/spec/facts.js';
 import { ajvVersion, preparedSpecPath, specSources, type PreparedSpec } from '../helpers/spec/prepared.js';
 
 /** The record of the spec files as they read now. */
 export function derivePreparedSpec(): PreparedSpec {
   const documents = parseSpecFiles();
-  const schemas = (documents.openApi.components as { schemas?: Record<string, unknown> } | undefined)?.schemas ?? {};
-  return { sources: specSources(), ajv: ajvVersion(), ...documents, schemaValidatorsCode: generateCode(schemas) };
+  return { sources: specSources(), ajv: ajvVersion(), ...documents, schemaValidatorsCode: generateCode(openApiSchemas(documents.openApi)) };
 }
 
 // Run as a script (`node dist/cli/prepare-spec.js`), it writes the record; imported, it only offers the function.

@@ -19,9 +19,9 @@ export function openApiDocument(): JsonObject {
   return specDocuments().openApi;
 }
 
-/** The named schemas of spec/openapi.yaml (`components.schemas`). */
-export function openApiSchemas(): JsonObject {
-  return ((openApiDocument().components as JsonObject | undefined)?.schemas ?? {}) as JsonObject;
+/** The named schemas of spec/openapi.yaml (`components.schemas`), or of the document given. */
+export function openApiSchemas(document: JsonObject = openApiDocument()): JsonObject {
+  return ((document.components as JsonObject | undefined)?.schemas ?? {}) as JsonObject;
 }
 
 /** The range of an OpenAPI integer format: a signed two's-complement integer of that many bits. */
