@@ -6,9 +6,13 @@
 // it: the area it lives in, the area of every rule it names, and any other whose requests meet it (`alsoMetIn`),
 // through `--only`. No rule of those areas may fail unless named. The gallery keeps whole runs: a false alarm on a conforming server may come from any area.
 //
-// The harness runs in parts (tests/mutation/mutation-*.test.ts), each a third of the defects.
+// The harness runs in parts, one a file (tests/mutation/mutation-<n>.test.ts); the defects are dealt among the
+// files there are, so a part added or removed leaves no defect out.
 //
 // One defect by hand:  npm run build && npx vitest run tests/mutation -t list-limit-ignored
+import { readdirSync } from 'node:fs';
+import { basename, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, describe, it } from 'vitest';
 import { getRule } from '../../helpers/spec/catalog.js';
 import { AREA_ORDER } from '../../helpers/spec/facts.js';
@@ -43,13 +47,23 @@ function verdictText(defect: DefectSpec, run: CliRun, diff: RuleDiff): string {
   return formatDiff(title, diff);
 }
 
+/** The parts of the harness: its test files, mutation-1.test.ts onwards, in their order. */
+const PART_FILE = /^mutation-(\d+)\.test\.ts$/;
+
 /**
- * Declares the runs of one part of the harness: every `parts`-th defect of the catalog, from the `part`-th. The
- * harness is in parts, each a test file, so that vitest runs them in workers of their own: one process's main
- * thread serves every reference server and the CLI side of every run it holds, and with the whole harness in one
- * file that thread was its bottleneck (some 1.6 of the 2 cores busy, the rest of npm test waiting behind it).
+ * Declares the runs of the part of the harness that `partFile` (its import.meta.url) is: with n part files, every
+ * n-th defect of the catalog, from the part's place among them. The harness is in parts, each a test file, so
+ * that vitest runs them in workers of their own: one process's main thread serves every reference server and the
+ * CLI side of every run it holds, and with the whole harness in one file that thread was its bottleneck (some
+ * 1.6 of the 2 cores busy, the rest of npm test waiting behind it).
  */
-export function describeDefectRuns(part: number, parts: number): void {
+export function describeDefectRuns(partFile: string): void {
+  const file = fileURLToPath(partFile);
+  const partFiles = readdirSync(dirname(file)).filter((name) => PART_FILE.test(name))
+    .sort((a, b) => Number(PART_FILE.exec(a)![1]) - Number(PART_FILE.exec(b)![1]));
+  const parts = partFiles.length;
+  const part = partFiles.indexOf(basename(file)) + 1;
+  if (part === 0) throw new Error(`${basename(file)} is not named as a part of the mutation harness (mutation-<n>.test.ts)`);
   const defects = DEFECTS.filter((_, index) => index % parts === part - 1);
   const outcomes = new Map<string, DefectOutcome>();
   const harnessStarted = performance.now();
