@@ -2,18 +2,18 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toHtml } from '../../cli/reports/html.js';
 import { browserMissing, launchChromium } from '../support/browser.js';
 import type { CliRun } from '../support/cli.js';
 import { certifyInProcess } from '../support/in-process.js';
 import { withChildSlot } from '../support/harness.js';
+import { HOSTILE_SPEC_MARKDOWN, sampleReport } from '../support/sample-report.js';
+import { specSections } from '../../cli/reports/spec-text.js';
 
 // A run may first wait for one of the machine's child slots, held by other test files.
 const SLOT_WAIT_MS = 5 * 60_000;
-import { HOSTILE_SPEC_MARKDOWN, sampleReport } from '../support/sample-report.js';
-import { specSections } from '../../cli/reports/spec-text.js';
 
 const missing = browserMissing();
 if (missing) console.warn(`report.html browser tests skipped: ${missing}`);
@@ -35,6 +35,20 @@ async function open(browser: Browser, file: string, viewport = DESKTOP): Promise
   });
   await page.goto(pathToFileURL(file).href);
   return { page, fetched: fetched.filter((url) => url !== pathToFileURL(file).href), errors };
+}
+
+/**
+ * A screenshot of the whole element. The viewport is first made as tall as the element: Chromium
+ * captures beyond the viewport by laying out and painting the whole report (some 19,000 px) again,
+ * which took 10 s of CPU a shot here and over 30 s on a loaded CI machine.
+ */
+async function screenshotWhole(page: Page, element: Locator, path: string): Promise<void> {
+  const viewport = page.viewportSize()!;
+  // Scrolled into view, the element keeps its scroll margin above it (the sticky filters' room).
+  const height = await element.evaluate((node) => Math.ceil(node.getBoundingClientRect().height + parseFloat(node.ownerDocument.defaultView!.getComputedStyle(node).scrollMarginTop)));
+  await page.setViewportSize({ width: viewport.width, height: Math.max(viewport.height, height) });
+  await element.screenshot({ path });
+  await page.setViewportSize(viewport);
 }
 
 describe.skipIf(missing !== undefined)('report.html in headless Chromium', () => {
@@ -77,7 +91,7 @@ describe.skipIf(missing !== undefined)('report.html in headless Chromium', () =>
     expect(await rule.locator('.curl').innerText()).toMatch(/^curl -i -X GET '.*\/v1\/pets' .*"Authorization: Bearer \$PETSTORE_API_KEY"$/);
 
     await page.screenshot({ path: join(run.reportDir, 'report-desktop.png') });
-    await rule.screenshot({ path: join(run.reportDir, 'report-desktop-LIST-02.png') });
+    await screenshotWhole(page, rule, join(run.reportDir, 'report-desktop-LIST-02.png'));
     expect(fetched).toEqual([]);
     expect(errors).toEqual([]);
   });
@@ -90,7 +104,7 @@ describe.skipIf(missing !== undefined)('report.html in headless Chromium', () =>
     expect(await page.locator('#spec').innerText()).not.toMatch(/^\s*\|.*\|\s*$/m);
     await page.locator('#rule-LIST-02 blockquote cite a').click();
     await page.locator('#spec-limits-page-size').waitFor({ state: 'visible', timeout: 5_000 });
-    await page.locator('#spec .spec-section:has(table)').nth(1).screenshot({ path: join(run.reportDir, 'report-spec.png') });
+    await screenshotWhole(page, page.locator('#spec .spec-section:has(table)').nth(1), join(run.reportDir, 'report-spec.png'));
     expect(errors).toEqual([]);
   });
 
@@ -100,7 +114,7 @@ describe.skipIf(missing !== undefined)('report.html in headless Chromium', () =>
     await page.locator('#rule-LIST-02 details.evidence > summary').click();
     const widest = await page.evaluate('document.documentElement.scrollWidth');
     expect(widest).toBeLessThanOrEqual(PHONE.width);
-    await page.locator('#rule-LIST-02').screenshot({ path: join(run.reportDir, 'report-phone-LIST-02.png') });
+    await screenshotWhole(page, page.locator('#rule-LIST-02'), join(run.reportDir, 'report-phone-LIST-02.png'));
   });
 
   it('filters the rules by outcome and by level', async () => {
@@ -152,7 +166,7 @@ describe.skipIf(missing !== undefined)('report.html in headless Chromium', () =>
     expect(await page.locator('#spec').innerText()).toContain('<script>window.__pwned=4</script>');
     expect(await page.locator('#spec a').evaluateAll((links) => links.map((link) => link.getAttribute('href')))).toEqual(['http://127.0.0.1:9/pixel.png']);
     expect(await page.locator('#spec img').count()).toBe(0);
-    await page.locator('#rule-CREATE-03').screenshot({ path: join(dir, 'hostile-CREATE-03.png') });
+    await screenshotWhole(page, page.locator('#rule-CREATE-03'), join(dir, 'hostile-CREATE-03.png'));
     expect(fetched).toEqual([]);
     expect(errors).toEqual([]);
   });
