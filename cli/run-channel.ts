@@ -3,7 +3,7 @@ import type { BroadcastChannel } from 'node:worker_threads';
 import type { Diagnosis } from '../helpers/http/diagnosis.js';
 import type { Exchange } from '../helpers/http/exchange.js';
 import type { WaitTally } from '../helpers/http/pacing.js';
-import { parseJson } from '../helpers/json.js';
+import { parseOwnJson } from '../helpers/json.js';
 import { openBroadcastChannel, runChannelName, type CliMessage, type WorkerMessage } from '../helpers/run-channel.js';
 
 /**
@@ -74,10 +74,10 @@ export class RunChannel {
         this.#send({ kind: 'ready', ...(this.#cancelled !== undefined ? { cancelled: this.#cancelled } : {}) });
         break;
       case 'exchange':
-        this.exchanges.push(parseJson(message.json) as unknown as Exchange);
+        this.exchanges.push(parseOwnJson(message.json) as unknown as Exchange);
         break;
       case 'diagnosis':
-        this.diagnosis = parseJson(message.json) as unknown as Diagnosis;
+        this.diagnosis = parseOwnJson(message.json) as unknown as Diagnosis;
         break;
       case 'waits':
         this.waits = message.tally;
