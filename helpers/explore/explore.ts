@@ -235,6 +235,8 @@ class Attempt implements Target {
   failure?: { finding: AnswerFinding; alsoBroken: string[] };
   requests = 0;
   private leastHeld?: string;
+  /** The store as the evidence so far shows it, extended after each command. */
+  private model?: StoreModel;
 
   constructor(private readonly ctx: CheckContext, private readonly before: readonly Exchange[], readonly namePrefix: string) {}
 
@@ -274,7 +276,8 @@ class Attempt implements Target {
     }
     const failed = settled.find((outcome) => outcome.status === 'rejected');
     if (failed) throw failed.reason;
-    const model = StoreModel.of(this.evidence(), this.ctx.config.baseUrl, this.ctx.config.readLagMs);
+    this.model = this.model?.extendedWith(this.evidence()) ?? StoreModel.of(this.evidence(), this.ctx.config.baseUrl, this.ctx.config.readLagMs);
+    const { model } = this;
     for (const [position, exchange] of entry.exchanges.entries()) {
       const findings = judgeAnswer(exchange, requests[position]!.expect, model);
       const [finding] = findings;

@@ -69,21 +69,42 @@ export class StoreModel {
    */
   readonly setAside = new Set<string>();
 
-  private constructor(private readonly readLagMs: number) {}
+  /** The exchanges recorded so far, in order: a model extended with more must be given these first. */
+  private recorded: readonly Exchange[] = [];
+  /** The path of the base URL, without its trailing slash: what a request's path starts with. */
+  private readonly basePath: string;
+
+  private constructor(private readonly baseUrl: string, private readonly readLagMs: number) {
+    this.basePath = new URL(baseUrl).pathname.replace(/\/+$/, '');
+  }
 
   /** The model of one run: every exchange of it, in the order they were answered. */
   static of(exchanges: readonly Exchange[], baseUrl: string, readLagMs: number): StoreModel {
-    const model = new StoreModel(readLagMs);
-    for (const exchange of exchanges) model.noteChangingMethod(exchange, baseUrl);
-    for (const exchange of exchanges) model.record(exchange, operationOf(exchange, baseUrl));
-    return model;
+    return new StoreModel(baseUrl, readLagMs).extendedWith(exchanges);
+  }
+
+  /**
+   * The model of `exchanges`, which continue what this model was built from: this model, with what came since
+   * recorded, so that a caller judging answer by answer (the exploration) does not rebuild it from the start each
+   * time. A pet set aside by one of the new exchanges is set aside for what came before it too, and so is a
+   * sequence that does not continue this one: either way the model is built afresh.
+   */
+  extendedWith(exchanges: readonly Exchange[]): StoreModel {
+    const continues = this.recorded.every((exchange, index) => exchanges[index] === exchange);
+    if (!continues) return StoreModel.of(exchanges, this.baseUrl, this.readLagMs);
+    const added = exchanges.slice(this.recorded.length);
+    const setAsideBefore = this.setAside.size;
+    for (const exchange of added) this.noteChangingMethod(exchange);
+    if (this.recorded.length > 0 && this.setAside.size > setAsideBefore) return StoreModel.of(exchanges, this.baseUrl, this.readLagMs);
+    for (const exchange of added) this.record(exchange, operationOf(exchange, this.baseUrl));
+    this.recorded = [...exchanges];
+    return this;
   }
 
   /** A method the spec does not name, sent to /pets/{petId} with an integer id, sets that pet aside. */
-  private noteChangingMethod(exchange: Exchange, baseUrl: string): void {
+  private noteChangingMethod(exchange: Exchange): void {
     if (!CHANGING_METHODS.has(exchange.request.method)) return;
-    const basePath = new URL(baseUrl).pathname.replace(/\/+$/, '');
-    const match = /^\/pets\/(-?[0-9]+)$/.exec(new URL(exchange.request.url).pathname.slice(basePath.length));
+    const match = /^\/pets\/(-?[0-9]+)$/.exec(new URL(exchange.request.url).pathname.slice(this.basePath.length));
     if (match) this.setAside.add(String(BigInt(match[1]!)));
   }
 

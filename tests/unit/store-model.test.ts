@@ -110,6 +110,30 @@ describe('the store model', () => {
     expect([...model.views.keys()]).toEqual(['2']);
     expect(model.matchingBefore(model.pages[0]!)).toEqual(['2']);
   });
+
+  it('extended answer by answer, is the model built afresh from all of them, a pet set aside late included', () => {
+    const sent = (id: number) => ({ name: `pet ${id}`, categoryId: 1, status: 'sold' });
+    const run = [
+      exchange(1, 'POST', '/pets', 201, pet(1, 'sold'), sent(1)),
+      exchange(2, 'GET', '/pets/1', 200, pet(1, 'sold')),
+      exchange(3, 'POST', '/pets', 201, pet(2, 'sold'), sent(2)),
+      exchange(4, 'GET', '/pets?status=sold', 200, [pet(1, 'sold'), pet(2, 'sold')]),
+      exchange(5, 'GET', '/pets/3', 404, { code: 404, message: 'not found' }),
+      // Sets pet 1 aside for what came before it as well.
+      exchange(6, 'PUT', '/pets/1', 200, pet(1, 'sold'), sent(1)),
+      exchange(7, 'GET', '/pets', 200, [pet(2, 'sold')]),
+    ];
+    const afresh = (count: number) => StoreModel.of(run.slice(0, count), BASE, 0);
+    let extended = StoreModel.of([], BASE, 0);
+    for (let count = 1; count <= run.length; count++) {
+      extended = extended.extendedWith(run.slice(0, count));
+      expect(extended).toEqual(afresh(count));
+    }
+    expect([...extended.setAside]).toEqual(['1']);
+    expect([...extended.views.keys()]).toEqual(['2']);
+    // A sequence that does not continue the model's is modelled afresh.
+    expect(extended.extendedWith(run.slice(2))).toEqual(StoreModel.of(run.slice(2), BASE, 0));
+  });
 });
 
 describe('the statements of the model', () => {
