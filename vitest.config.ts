@@ -15,6 +15,8 @@ export default defineConfig({
     // certifications that do load it are bounded machine-wide by tests/support/harness.ts: more
     // files than cores keeps both cores busy.
     maxWorkers: 4,
+    // One folder for every file the tests write, removed at the end (PETSTORE_KEEP_TEST_FILES=1 keeps it).
+    globalSetup: ['./tests/support/scratch-setup.ts'],
     sequence: { sequencer: LongestFilesFirst },
     // The unit and end-to-end files share their workers' modules (isolate: false): helpers/, suites/ and server/
     // keep no module-level state (tests/unit/module-state.test.ts), so a file finds nothing another left, and

@@ -13,6 +13,7 @@ import { startReferenceServer } from '../../server/reference-server.js';
 import { withSwitches } from '../../server/switches.js';
 import { reportIn } from '../support/cli.js';
 import { harnessPlan, withChildSlot } from '../support/harness.js';
+import { scratchDir } from '../support/scratch.js';
 
 interface Step { id?: string; uses?: string; shell?: string; env?: Record<string, string>; run?: string }
 interface CompositeAction {
@@ -22,7 +23,7 @@ interface CompositeAction {
 }
 
 const action = parse(readFileSync(packagePath('action.yml'), 'utf8')) as CompositeAction;
-const scratch = mkdtempSync(join(tmpdir(), 'petstore-action-'));
+const scratch = scratchDir('petstore-action-');
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 interface StepRun { code: number; log: string; outputs: Record<string, string>; summary: string }

@@ -1,8 +1,7 @@
 // CI jobs get cancelled: SIGTERM (or Ctrl-C's SIGINT) mid-run must still leave the reports of what was
 // judged, with an honest "incomplete" verdict, and end within seconds.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { packagePath } from '../../helpers/package-root.js';
@@ -10,6 +9,7 @@ import { startReferenceServer } from '../../server/reference-server.js';
 import { withSwitches } from '../../server/switches.js';
 import { reportIn } from '../support/cli.js';
 import { withChildSlot } from '../support/harness.js';
+import { scratchDir } from '../support/scratch.js';
 
 interface Ended {
   code: number | null;
@@ -24,7 +24,7 @@ interface Ended {
  * shows that text; the rest 100 ms apart), and waits for the end.
  */
 function runAndSignal(baseUrl: string, apiKey: string, signals: NodeJS.Signals[], when: number | RegExp): Promise<Ended> {
-  const reportDir = mkdtempSync(join(tmpdir(), 'petstore-cancel-'));
+  const reportDir = scratchDir('petstore-cancel-');
   const child = spawn(process.execPath, [packagePath('dist', 'cli', 'main.js'), '--base-url', baseUrl, '--report-dir', reportDir], {
     env: { PATH: process.env.PATH ?? '', PETSTORE_API_KEY: apiKey },
   });

@@ -3,8 +3,7 @@
 // API (`today`), in a child process as a user's script would call it.
 // By hand:  npm run build && npx vitest run tests/e2e/deprecation.test.ts
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Report } from '../../cli/report.js';
@@ -13,6 +12,7 @@ import { packagePath } from '../../helpers/package-root.js';
 import { startReferenceServer } from '../../server/reference-server.js';
 import { withSwitches } from '../../server/switches.js';
 import { withChildSlot } from '../support/harness.js';
+import { scratchDir } from '../support/scratch.js';
 
 const TIMEOUT_MS = 3 * 60_000;
 const GET_PET_RULES = ['CREATE-05', 'FETCH-01', 'FETCH-02', 'VER-02'];
@@ -20,7 +20,7 @@ const GET_PET_RULES = ['CREATE-05', 'FETCH-01', 'FETCH-02', 'VER-02'];
 /** Runs runConformance() of the built package in a child process, against a server without GET /pets/{petId}. */
 async function certifyWithoutGetPet(today: string): Promise<Report> {
   const server = await startReferenceServer(withSwitches({ apiKeys: ['deprecation-key-2b9d'], defects: ['fetch-removed'] }));
-  const reportDir = mkdtempSync(join(tmpdir(), 'petstore-deprecation-'));
+  const reportDir = scratchDir('petstore-deprecation-');
   const options = { baseUrl: server.url, apiKey: server.apiKey, reportDir, today, only: ['creating', 'fetching', 'versioning'] };
   const script = `const { runConformance } = await import(${JSON.stringify(packagePath('dist', 'index.js'))});
     await runConformance(${JSON.stringify(options)});`;

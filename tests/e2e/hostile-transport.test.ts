@@ -3,8 +3,7 @@
 // any report. A target that breaks once the run is under way leaves errored checks naming the cause,
 // and the run still ends with its reports.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execFile } from 'node:child_process';
 import { parseJson } from '../../helpers/json.js';
@@ -16,6 +15,7 @@ import { expectKeyNowhere, HOSTILE_KEY, ruleOf, rulesRun, runAgainst } from '../
 import {
   resetMidResponse, selfSignedCertificate, sendJson, startClosingFront, startHttpServer, startTcpServer, startTlsFront, unusedPort, type LoopbackServer,
 } from '../support/hostile-servers.js';
+import { scratchDir } from '../support/scratch.js';
 
 /**
  * How a connection broken mid-response reads: the OS may report the reset itself, or undici a socket
@@ -49,7 +49,7 @@ describe('a target that cannot be reached at all', () => {
 
 describe('TLS', () => {
   const certificate = selfSignedCertificate();
-  const caFile = join(mkdtempSync(join(tmpdir(), 'petstore-hostile-tls-')), 'ca.pem');
+  const caFile = join(scratchDir('petstore-hostile-tls-'), 'ca.pem');
   writeFileSync(caFile, certificate.cert);
   let reference: RunningReferenceServer;
   let front: LoopbackServer;

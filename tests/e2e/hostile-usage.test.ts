@@ -3,15 +3,15 @@
 // no connection at all, not even the reachability preflight.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCli, type CliRun } from '../support/cli.js';
 import { expectKeyNowhere, HOSTILE_KEY, runCliAgainst } from '../support/hostile-run.js';
 import { sendJson, startHttpServer, type LoopbackServer } from '../support/hostile-servers.js';
+import { scratchDir } from '../support/scratch.js';
 
 let target: LoopbackServer;
-const scratch = mkdtempSync(join(tmpdir(), 'petstore-hostile-usage-'));
+const scratch = scratchDir('petstore-hostile-usage-');
 const aFile = join(scratch, 'a-file');
 writeFileSync(aFile, 'not a folder, and not a certificate either\n');
 const fifo = join(scratch, 'a-fifo');

@@ -2,8 +2,7 @@
 // error of our own is the suite's bug (suite-error, exit 4), never the target's, and one function turns the
 // rules into the verdict and the exit code.
 import { execFile } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Report, RuleResult } from '../../cli/report.js';
@@ -17,6 +16,7 @@ import { packagePath } from '../../helpers/package-root.js';
 import { RateLimitWaitTooLong } from '../../helpers/http/pacing.js';
 import { SetupError } from '../../helpers/fixtures/pets.js';
 import { withChildSlot } from '../support/harness.js';
+import { scratchDir } from '../support/scratch.js';
 
 describe('what a thrown error comes to', () => {
   it.each([
@@ -78,7 +78,7 @@ describe('judgeRun', () => {
 describe('a check that throws a TypeError', () => {
   // A copy of the built package with one check broken as a slip of ours would break it; the product carries
   // no switch for this.
-  const copy = mkdtempSync(join(tmpdir(), 'petstore-broken-suite-'));
+  const copy = scratchDir('petstore-broken-suite-');
   afterAll(() => rmSync(copy, { recursive: true, force: true }));
 
   it('ends the run with exit 4, and every report says it is a bug of petstore-conformance, not of the target', async () => {

@@ -1,5 +1,5 @@
 import { execFile, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join, sep } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -8,6 +8,7 @@ import type { Report } from '../../cli/report.js';
 import { SPEC_VERSION } from '../../helpers/spec/facts.js';
 import { parseJson } from '../../helpers/json.js';
 import { packagePath } from '../../helpers/package-root.js';
+import { scratchDir } from '../support/scratch.js';
 
 // What a user gets from the registry: the packed tarball, installed into an empty folder with no
 // checkout, no devDependencies and no node_modules above it. One pack and one install serve every case.
@@ -83,7 +84,7 @@ beforeAll(async () => {
   // Packs the dist already built (`npm test` builds first); --ignore-scripts because `prepare` would
   // rebuild dist while other test files run the CLI from it.
   if (!existsSync(packagePath('dist', 'index.js'))) throw new Error('dist/ is not built: run `npm run build` first');
-  work = mkdtempSync(join(tmpdir(), 'petstore-package-'));
+  work = scratchDir('petstore-package-');
   const pack = await exec('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', work], { cwd: packagePath(), timeoutMs: INSTALL_TIMEOUT_MS });
   if (pack.code !== 0) throw new Error(`npm pack failed:\n${pack.stderr}`);
   const [packed] = JSON.parse(pack.stdout) as Array<{ filename: string; files: Array<{ path: string }> }>;

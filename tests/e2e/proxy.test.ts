@@ -1,10 +1,9 @@
 // Corporate CI reaches staging through a proxy. Here the target listens on one port while the base URL
 // names another where nothing listens: only a proxy that knows the mapping can reach it, so a run that
 // certifies it sent every request through the proxy.
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { createServer, request as httpRequest, STATUS_CODES, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startReferenceServer, type RunningReferenceServer } from '../../server/reference-server.js';
@@ -12,6 +11,7 @@ import { runCli, type CliRun } from '../support/cli.js';
 import { outputTail, timedInChildSlot, withChildSlot } from '../support/harness.js';
 import { selfSignedCertificate, startTlsFront, type LoopbackServer } from '../support/hostile-servers.js';
 import { startTinyproxy, tinyproxyMissing, type RunningTinyproxy } from '../support/tinyproxy.js';
+import { scratchDir } from '../support/scratch.js';
 
 const KEYS = ['proxy-test-key-71c2', 'proxy-test-key-83d4', 'proxy-test-key-95e6', 'proxy-test-key-a7f8'];
 // A run may first wait for one of the machine's child slots, held by other test files.
@@ -217,7 +217,7 @@ describe('a proxy that refuses ends the run as not judged (exit 3), naming the p
 const tinyproxyAbsent = tinyproxyMissing();
 describe.skipIf(tinyproxyAbsent !== undefined)(`through tinyproxy, which requires a user and password${tinyproxyAbsent ? ` (skipped: ${tinyproxyAbsent})` : ''}`, () => {
   const certificate = selfSignedCertificate();
-  const caFile = join(mkdtempSync(join(tmpdir(), 'petstore-proxy-tls-')), 'ca.pem');
+  const caFile = join(scratchDir('petstore-proxy-tls-'), 'ca.pem');
   writeFileSync(caFile, certificate.cert);
   let target: RunningReferenceServer;
   let front: LoopbackServer;

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -6,6 +6,7 @@ import { EXIT_BASELINE_STALE, parseBaseline } from '../../cli/reports/baseline.j
 import type { Rule } from '../../helpers/spec/catalog.js';
 import { certifyInProcess } from '../support/in-process.js';
 import { withChildSlot } from '../support/harness.js';
+import { scratchDir } from '../support/scratch.js';
 
 // A run may first wait for one of the machine's child slots, held by other test files.
 const SLOT_WAIT_MS = 5 * 60_000;
@@ -14,7 +15,7 @@ const DEFECT = { defects: ['list-default-limit-10' as const] };
 const LISTING = ['--only', 'listing'];
 
 function baselineFile(text: string): string {
-  const file = join(mkdtempSync(join(tmpdir(), 'petstore-baseline-')), 'baseline.txt');
+  const file = join(scratchDir('petstore-baseline-'), 'baseline.txt');
   writeFileSync(file, text);
   return file;
 }
@@ -88,7 +89,7 @@ describe('--baseline gating', () => {
   }, SLOT_WAIT_MS);
 
   it('--write-baseline writes the failing rules; gating on that file passes, and rewriting it keeps its notes', async () => {
-    const file = join(mkdtempSync(join(tmpdir(), 'petstore-baseline-')), 'baseline.txt');
+    const file = join(scratchDir('petstore-baseline-'), 'baseline.txt');
     const first = await withChildSlot(() => certifyInProcess(DEFECT, [...LISTING, '--write-baseline', file]));
     expect(first.code).toBe(1);
     const written = readFileSync(file, 'utf8');

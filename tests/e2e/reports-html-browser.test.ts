@@ -1,5 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Browser, Locator, Page } from 'playwright-core';
@@ -11,6 +10,7 @@ import { certifyInProcess } from '../support/in-process.js';
 import { withChildSlot } from '../support/harness.js';
 import { HOSTILE_SPEC_MARKDOWN, sampleReport } from '../support/sample-report.js';
 import { specSections } from '../../cli/reports/spec-text.js';
+import { scratchDir } from '../support/scratch.js';
 
 // A run may first wait for one of the machine's child slots, held by other test files.
 const SLOT_WAIT_MS = 5 * 60_000;
@@ -149,7 +149,7 @@ describe.skipIf(missing !== undefined)('report.html in headless Chromium', () =>
   });
 
   it('runs nothing and loads nothing a hostile server sent, and shows its bytes as text', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'petstore-hostile-html-'));
+    const dir = scratchDir('petstore-hostile-html-');
     const file = join(dir, 'report.html');
     const specFile = join(dir, 'spec.md');
     writeFileSync(specFile, HOSTILE_SPEC_MARKDOWN);

@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startReferenceServer } from '../../server/reference-server.js';
 import { withSwitches } from '../../server/switches.js';
 import { runCli } from '../support/cli.js';
 import { withChildSlot } from '../support/harness.js';
+import { scratchDir } from '../support/scratch.js';
 
 /** Every form the key could leak in: as sent, in a Basic credential, URL-encoded. */
 function keyForms(key: string): string[] {
@@ -23,7 +23,7 @@ describe('the API key', () => {
     // The defects put exchanges that carried the key (as Bearer, and under Basic) into the evidence.
     const server = await startReferenceServer(withSwitches({ apiKeys: [key], defects: ['auth-basic-accepted', 'list-default-limit-10'] }));
     try {
-      const reportDir = mkdtempSync(join(tmpdir(), 'petstore-secrets-'));
+      const reportDir = scratchDir('petstore-secrets-');
       // The key on the command line, the harder case: nothing may echo an argument back.
       const run = await withChildSlot(() => runCli([
         '--base-url', server.url, '--api-key', key, '--json',

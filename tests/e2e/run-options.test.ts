@@ -1,16 +1,16 @@
 // The programmatic API refuses what the CLI refuses, with the CLI's words, before anything is sent: both
 // go through one resolver. A refusal settles at once; a value the CLI never lets through (concurrency 0)
 // once left the API's promise waiting forever.
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DEFAULT_OPTIONS, resolveRunOptions, UsageError as ResolverUsageError } from '../../cli/resolve-options.js';
 import { runConformance, startReferenceServer, UsageError, type ConformanceOptions } from '../../index.js';
 import { runCli } from '../support/cli.js';
 import { withChildSlot } from '../support/harness.js';
+import { scratchDir } from '../support/scratch.js';
 
-const scratch = mkdtempSync(join(tmpdir(), 'petstore-run-options-'));
+const scratch = scratchDir('petstore-run-options-');
 const aFile = join(scratch, 'a-file');
 writeFileSync(aFile, 'not a folder, and not a certificate either\n');
 // Nothing listens there; the resolver refuses before a connection would be tried.

@@ -1,7 +1,6 @@
 // A program that certifies several targets (the mutation harness, a loop over runConformance) keeps one
 // suite engine between runs: no run may judge by what an earlier run, or one beside it, left behind.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Report } from '../../cli/report.js';
@@ -15,6 +14,7 @@ import { defectById, type DefectId } from '../../server/defects.js';
 import { certify } from '../support/cli.js';
 import { diffAgainst, formatDiff, harnessPlan, isCaught, withChildSlot } from '../support/harness.js';
 import { certifyInProcess, runInProcess } from '../support/in-process.js';
+import { scratchDir } from '../support/scratch.js';
 
 // The harness's plan: a run's checks fit in one window, so no run waits one out (at 300 a minute each did).
 const CONFORMING = harnessPlan(undefined);
@@ -101,7 +101,7 @@ describe('redaction in one process', () => {
 
   it('60 runs leave what a run redacts, and so its cost, as it was for the first', async (ctx) => {
     const server = await startReferenceServer({ apiKeys: Array.from({ length: 60 }, (_, i) => keyOf(i)) });
-    const reportDir = mkdtempSync(join(tmpdir(), 'petstore-runs-'));
+    const reportDir = scratchDir('petstore-runs-');
     // A proxy of this process's environment would carry loopback traffic; these runs are about redaction.
     if (proxyRouteFor(server.url)) ctx.skip();
     try {

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Har } from 'har-format';
@@ -12,6 +12,7 @@ import { sha256Of } from '../../cli/reports/manifest.js';
 import type { CliRun } from '../support/cli.js';
 import { certifyInProcess } from '../support/in-process.js';
 import { withChildSlot } from '../support/harness.js';
+import { scratchDir } from '../support/scratch.js';
 
 // A run may first wait for one of the machine's child slots, held by other test files.
 const SLOT_WAIT_MS = 6 * 60_000;
@@ -31,7 +32,7 @@ function verify(dir: string, timeoutMs = 120_000): Promise<{ code: number; stdou
 
 /** A copy of the report folder to tamper with; the original stays as the run wrote it. */
 function copyOf(dir: string): string {
-  const copy = mkdtempSync(join(tmpdir(), 'petstore-tampered-'));
+  const copy = scratchDir('petstore-tampered-');
   cpSync(dir, copy, { recursive: true });
   return copy;
 }
@@ -206,7 +207,7 @@ describe('verify, used wrongly', () => {
 
 
   it('a folder without manifest.json is a usage error (exit 2) that says what to give', async () => {
-    const empty = mkdtempSync(join(tmpdir(), 'petstore-empty-'));
+    const empty = scratchDir('petstore-empty-');
     const result = await verify(empty);
     expect(result.code).toBe(2);
     expect(result.stderr).toBe(`petstore-conformance: ${empty} holds no manifest.json: give the folder a run wrote its reports to (--report-dir)\n`);

@@ -1,12 +1,12 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, existsSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseJson } from '../../helpers/json.js';
 import { packagePath } from '../../helpers/package-root.js';
 import type { Report } from '../../cli/report.js';
 import { startReferenceServer, type RunningReferenceServer } from '../../server/reference-server.js';
 import { withSwitches, type SwitchedServerOptions } from '../../server/switches.js';
+import { scratchDir } from './scratch.js';
 
 export interface CliRun {
   code: number;
@@ -19,7 +19,7 @@ export interface CliRun {
 
 /** Runs the built CLI as a user would: a child process, its own report dir, the key in the environment. */
 export function runCli(args: readonly string[], options: { env?: Record<string, string>; reportDir?: string; timeoutMs?: number } = {}): Promise<CliRun> {
-  const reportDir = options.reportDir ?? mkdtempSync(join(tmpdir(), 'petstore-run-'));
+  const reportDir = options.reportDir ?? scratchDir('petstore-run-');
   const hasReportDir = args.includes('--report-dir');
   return new Promise((resolve, reject) => {
     execFile(process.execPath, [packagePath('dist', 'cli', 'main.js'), ...args, ...(hasReportDir ? [] : ['--report-dir', reportDir])], {

@@ -2,8 +2,6 @@
 // start-up of a child (node and the CLI's imports), about a third of what a harness run costs. For
 // the mutation harness and the gallery, whose point is each run's verdict; the tests whose point is the
 // CLI itself (exit codes, output, key leaks) keep runCli.
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArguments, possibleKeys } from '../../cli/options.js';
 import { failedInvocation } from '../../cli/failure.js';
@@ -15,6 +13,7 @@ import { Redactor } from '../../helpers/http/redact.js';
 import { startReferenceServer, type RunningReferenceServer } from '../../server/reference-server.js';
 import { withSwitches, type SwitchedServerOptions } from '../../server/switches.js';
 import { reportIn, runCli, type CliRun } from './cli.js';
+import { scratchDir } from './scratch.js';
 
 /** As runCli's, a run that takes longer is cut off. */
 const DEFAULT_TIMEOUT_MS = 120_000;
@@ -34,7 +33,7 @@ export async function certifyInProcess(serverOptions: SwitchedServerOptions, arg
  * an unreachable target, a bug of ours) ends as the CLI ends it: the same exit code and stderr.
  */
 export async function runInProcess(args: readonly string[], apiKey: string, options: { timeoutMs: number }): Promise<CliRun> {
-  const reportDir = mkdtempSync(join(tmpdir(), 'petstore-run-'));
+  const reportDir = scratchDir('petstore-run-');
   const output: string[] = [];
   const ended = (error: unknown): CliRun => {
     const failure = failedInvocation(error, false, new Redactor(possibleKeys(args, { PETSTORE_API_KEY: apiKey })));

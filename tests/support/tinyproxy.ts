@@ -1,11 +1,11 @@
 // A real forward proxy for the proxy tests: Debian's tinyproxy, started on 127.0.0.1 with a config of its
 // own in a temporary folder, never a system service. .ci/run installs it as it installs chromium.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { unusedPort } from './hostile-servers.js';
+import { scratchDir } from './scratch.js';
 
 export const TINYPROXY = '/usr/bin/tinyproxy';
 
@@ -55,7 +55,7 @@ export async function startTinyproxy(settings: TinyproxySettings): Promise<Runni
 }
 
 function writeConfig(port: number, settings: TinyproxySettings): string {
-  const file = join(mkdtempSync(join(tmpdir(), 'petstore-tinyproxy-')), 'tinyproxy.conf');
+  const file = join(scratchDir('petstore-tinyproxy-'), 'tinyproxy.conf');
   writeFileSync(file, [
     `Port ${port}`,
     'Listen 127.0.0.1',

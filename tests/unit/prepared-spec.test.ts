@@ -1,15 +1,15 @@
 // The build's record of the spec (helpers/spec/prepared.ts) stands in for parsing it only while it says what
 // the spec files say: a record of other files, or of another ajv, is not used.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { derivePreparedSpec } from '../../cli/prepare-spec.js';
 import { schemaValidatorsCode } from '../../helpers/judge/schema-validators.js';
 import { parseSpecFiles, specDocuments } from '../../helpers/spec/documents.js';
 import { preparedSpec, preparedValidatorsCode, SPEC_FILES } from '../../helpers/spec/prepared.js';
+import { scratchDir } from '../support/scratch.js';
 
-const scratch = mkdtempSync(join(tmpdir(), 'petstore-prepared-'));
+const scratch = scratchDir('petstore-prepared-');
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 function written(record: unknown): string {

@@ -1,10 +1,10 @@
 // verify re-judges a run on the recording's clock; the process around it keeps its own.
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Redactor } from '../../helpers/http/redact.js';
 import { ReplaySource } from '../../helpers/http/replay.js';
+import { scratchDir } from '../support/scratch.js';
 
 const STARTED_AT_MS = Date.parse('2026-01-31T10:00:00.000Z');
 
@@ -13,7 +13,7 @@ function emptyRecording(): string {
 }
 
 function recording(entries: unknown[]): string {
-  const dir = mkdtempSync(join(tmpdir(), 'petstore-replay-'));
+  const dir = scratchDir('petstore-replay-');
   const harPath = join(dir, 'exchanges.har');
   writeFileSync(harPath, JSON.stringify({ log: { version: '1.2', creator: { name: 'test', version: '0' }, entries } }));
   return harPath;

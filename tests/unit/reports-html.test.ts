@@ -1,15 +1,15 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { toHtml, verdictReason } from '../../cli/reports/html.js';
 import { readable } from '../../cli/reports/http-text.js';
 import { specSections } from '../../cli/reports/spec-text.js';
 import { HOSTILE_BODY, HOSTILE_SPEC_MARKDOWN, sampleReport } from '../support/sample-report.js';
+import { scratchDir } from '../support/scratch.js';
 
 /** The sections of a specification written to a file of its own, as report.html reads the shipped one. */
 function specFrom(markdown: string) {
-  const file = join(mkdtempSync(join(tmpdir(), 'petstore-spec-')), 'spec.md');
+  const file = join(scratchDir('petstore-spec-'), 'spec.md');
   writeFileSync(file, markdown);
   return specSections(file);
 }
