@@ -1,8 +1,7 @@
 // The CLI and the suite worker of a run talk on one channel (helpers/run-channel.ts): the exchanges, the
 // diagnosis, the waits and a replay's misses come back on it and the cancellation goes out on it, so a run
 // writes nothing into its report folder but the reports, and a cancellation reaches the worker at once.
-import { mkdtempSync, readdirSync, rmSync, watch } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, rmSync, watch } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { resolveRunOptions } from '../../cli/resolve-options.js';
@@ -11,6 +10,7 @@ import { proxyRouteFor } from '../../helpers/http/proxy.js';
 import { startReferenceServer } from '../../server/reference-server.js';
 import { withSwitches } from '../../server/switches.js';
 import { withChildSlot } from '../support/harness.js';
+import { scratchDir } from '../support/scratch.js';
 
 const REPORT_FILES = ['badge.svg', 'exchanges.har', 'junit.xml', 'manifest.json', 'report.html', 'report.json', 'summary.md'];
 
@@ -24,7 +24,7 @@ const KEY = 'channel-key-3d7e';
 
 /** Certifies `baseUrl` in this process, noting every name created in the report folder while the run goes. */
 async function watchedRun(baseUrl: string, given: Record<string, unknown>): Promise<{ names: Set<string>; run: Awaited<ReturnType<typeof certify>>; reportDir: string }> {
-  const reportDir = mkdtempSync(join(tmpdir(), 'petstore-channel-'));
+  const reportDir = scratchDir('petstore-channel-');
   // Resolved first: the resolver's own probe that the folder is writable is not the run's doing.
   const options = resolveRunOptions({ baseUrl, apiKey: KEY, reportDir, ...given }, {});
   const names = new Set<string>();
@@ -57,7 +57,7 @@ describe('a run and its worker', () => {
     }
   }, 120_000);
 
-  it('stop within a second or two of the cancellation, mid-request, and still write every report', async (ctx) => {
+  it('stop within seconds of the cancellation, mid-request, and still write every report', async (ctx) => {
     // 200 ms a response: the run is mid-request when it is cancelled.
     const server = await startReferenceServer(withSwitches({ apiKeys: [KEY], variants: ['slow'] }));
     if (proxyRouteFor(server.url)) ctx.skip();
@@ -75,7 +75,8 @@ describe('a run and its worker', () => {
       try {
         expect(run.report.cancelled).toBe('SIGTERM');
         expect(run.report.rules.some((rule) => rule.status === 'skipped' && /cancelled \(SIGTERM\)/.test(rule.message ?? ''))).toBe(true);
-        expect(endedAt - abortedAt).toBeLessThan(3_000);
+        // Measured at 0.8 s alone and 3.4 s beside two other test files; a run that went on would take minutes.
+        expect(endedAt - abortedAt).toBeLessThan(8_000);
         expectReportFilesOnly(names, reportDir);
       } finally {
         rmSync(reportDir, { recursive: true, force: true });
