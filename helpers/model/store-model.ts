@@ -87,25 +87,25 @@ export class StoreModel {
    * The model of `exchanges`, which continue what this model was built from: this model, with what came since
    * recorded, so that a caller judging answer by answer (the exploration) does not rebuild it from the start each
    * time. A pet set aside by one of the new exchanges is set aside for what came before it too, and so is a
-   * sequence that does not continue this one: either way the model is built afresh.
+   * sequence that does not continue this one: either way a new model is built afresh, and this one is left as it was.
    */
   extendedWith(exchanges: readonly Exchange[]): StoreModel {
     const continues = this.recorded.every((exchange, index) => exchanges[index] === exchange);
     if (!continues) return StoreModel.of(exchanges, this.baseUrl, this.readLagMs);
     const added = exchanges.slice(this.recorded.length);
-    const setAsideBefore = this.setAside.size;
-    for (const exchange of added) this.noteChangingMethod(exchange);
-    if (this.recorded.length > 0 && this.setAside.size > setAsideBefore) return StoreModel.of(exchanges, this.baseUrl, this.readLagMs);
+    const setAside = added.map((exchange) => this.setAsideBy(exchange)).filter((id) => id !== undefined);
+    if (this.recorded.length > 0 && setAside.some((id) => !this.setAside.has(id))) return StoreModel.of(exchanges, this.baseUrl, this.readLagMs);
+    for (const id of setAside) this.setAside.add(id);
     for (const exchange of added) this.record(exchange, operationOf(exchange, this.baseUrl));
     this.recorded = [...exchanges];
     return this;
   }
 
-  /** A method the spec does not name, sent to /pets/{petId} with an integer id, sets that pet aside. */
-  private noteChangingMethod(exchange: Exchange): void {
-    if (!CHANGING_METHODS.has(exchange.request.method)) return;
+  /** The pet an exchange sets aside: a method the spec does not name, sent to /pets/{petId} with an integer id. */
+  private setAsideBy(exchange: Exchange): string | undefined {
+    if (!CHANGING_METHODS.has(exchange.request.method)) return undefined;
     const match = /^\/pets\/(-?[0-9]+)$/.exec(new URL(exchange.request.url).pathname.slice(this.basePath.length));
-    if (match) this.setAside.add(String(BigInt(match[1]!)));
+    return match ? String(BigInt(match[1]!)) : undefined;
   }
 
   private record(exchange: Exchange, operation: string | undefined): void {

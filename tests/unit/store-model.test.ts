@@ -126,8 +126,11 @@ describe('the store model', () => {
     const afresh = (count: number) => StoreModel.of(run.slice(0, count), BASE, 0);
     let extended = StoreModel.of([], BASE, 0);
     for (let count = 1; count <= run.length; count++) {
+      const before = extended;
       extended = extended.extendedWith(run.slice(0, count));
       expect(extended).toEqual(afresh(count));
+      // A model built afresh leaves the one it replaces as it was.
+      if (extended !== before) expect(before).toEqual(afresh(count - 1));
     }
     expect([...extended.setAside]).toEqual(['1']);
     expect([...extended.views.keys()]).toEqual(['2']);
