@@ -14,6 +14,7 @@ import { readdirSync } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, it } from 'vitest';
+import { MUTATIONS, VALID_SHAPES } from '../../helpers/fuzz/arbitraries.js';
 import { getRule } from '../../helpers/spec/catalog.js';
 import { AREA_ORDER } from '../../helpers/spec/facts.js';
 import { defectById, DEFECTS, type DefectSpec } from '../../server/defects.js';
@@ -40,6 +41,21 @@ interface DefectOutcome {
 function areasCovering(defect: DefectSpec): string[] {
   const covering = new Set<string>([defect.area, ...defect.rules.map((id) => getRule(id).area), ...(defect.alsoMetIn ?? [])]);
   return AREA_ORDER.filter((area) => covering.has(area));
+}
+
+/** The fuzzing rules whose sample is drawn at random, --fuzz-runs and --fuzz-valid-runs bodies of it. */
+const SAMPLED_FUZZING_RULES = ['FUZZ-01', 'FUZZ-02'];
+
+/**
+ * The options that size a defect's fuzzing sample. A defect that FUZZ-01 or FUZZ-02 names meets them at the
+ * defaults (100 invalid bodies, 10 valid), as a user's run does. One they do not name meets them as it meets any
+ * area whose requests it is in: one body of each class (each mutation, each valid shape) carries the defect to
+ * every judgment of those answers, and shows that neither rule accuses it. The defaults' random volume only adds
+ * chances to find a fuzzing defect, and these runs hold none; it was a third of the harness's requests.
+ */
+function fuzzingSample(defect: DefectSpec): string[] {
+  if (defect.rules.some((id) => SAMPLED_FUZZING_RULES.includes(id))) return [];
+  return ['--fuzz-runs', String(MUTATIONS.length), '--fuzz-valid-runs', String(VALID_SHAPES.length)];
 }
 
 function verdictText(defect: DefectSpec, run: CliRun, diff: RuleDiff): string {
@@ -87,7 +103,8 @@ export function describeDefectRuns(partFile: string): void {
         // A run that cannot even finish counts against the score before its error fails the test.
         outcomes.set(defect.id, { caught: false, wallMs: 0 });
         const areas = areasCovering(defect);
-        const args = [...CLI_ARGS, '--only', areas.join(','), ...(defectById(defect.id).cliArgs ?? [])];
+        const fuzzing = areas.includes('fuzzing') ? fuzzingSample(defect) : [];
+        const args = [...CLI_ARGS, '--only', areas.join(','), ...fuzzing, ...(defectById(defect.id).cliArgs ?? [])];
         const { result: run, ms: wallMs } = await timedInChildSlot(() => certifyInProcess({ defects: [defect.id], ...harnessPlan(defectById(defect.id).options, areas) }, args, { timeoutMs: RUN_TIMEOUT_MS }));
         const diff = diffAgainst(defect.rules, run.report, defectById(defect.id).byChance);
         const caught = run.report !== undefined && run.code === 1 && isCaught(diff);
