@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startReferenceServer, type RunningReferenceServer } from '../../server/reference-server.js';
 import { runCli, type CliRun } from '../support/cli.js';
-import { outputTail, timedInChildSlot, withChildSlot } from '../support/harness.js';
+import { harnessPlan, outputTail, timedInChildSlot, withChildSlot } from '../support/harness.js';
 import { selfSignedCertificate, startTlsFront, type LoopbackServer } from '../support/hostile-servers.js';
 import { startTinyproxy, tinyproxyMissing, type RunningTinyproxy } from '../support/tinyproxy.js';
 import { scratchDir } from '../support/scratch.js';
@@ -68,8 +68,9 @@ describe('a target reachable only through a proxy', () => {
   let baseUrl: string;
 
   beforeAll(async () => {
-    // A key per test: the full run's 429 probe spends its key's window, which must not stall the others.
-    target = await startReferenceServer({ apiKeys: KEYS });
+    // A key per test: the full run's 429 probe spends its key's window, which must not stall the others. The
+    // harness's plan keeps that probe to a hundred requests through the proxy, not six hundred.
+    target = await startReferenceServer({ apiKeys: KEYS, ...harnessPlan(undefined) });
     proxy = new TinyProxy(Number(new URL(target.url).port));
     proxyPort = await proxy.start();
     baseUrl = `http://127.0.0.1:${await closedPort()}/v1`;

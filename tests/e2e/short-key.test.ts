@@ -5,10 +5,11 @@ import { join } from 'node:path';
 import { expect, it } from 'vitest';
 import { startReferenceServer } from '../../server/reference-server.js';
 import { runCli } from '../support/cli.js';
-import { withChildSlot } from '../support/harness.js';
+import { harnessPlan, withChildSlot } from '../support/harness.js';
 
 it('with the key `e`, a passing run prints and writes no $PETSTORE_API_KEY, and warns once that the key is short', async () => {
-  const server = await startReferenceServer({ apiKeys: ['e'] });
+  // The harness's plan: the run fits in one window, and its 429 probe sends a hundred requests, not six hundred.
+  const server = await startReferenceServer({ apiKeys: ['e'], ...harnessPlan(undefined) });
   try {
     const run = await withChildSlot(() => runCli(['--base-url', server.url], { env: { PETSTORE_API_KEY: 'e' }, timeoutMs: 300_000 }));
     expect(run.code, run.stdout.slice(-2000)).toBe(0);
