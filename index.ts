@@ -10,7 +10,7 @@ import { certify } from './cli/run.js';
 export type { ConformanceOptions, RunOptions } from './cli/resolve-options.js';
 export type { Report, RuleResult, Verdict } from './cli/report.js';
 export { UsageError } from './cli/resolve-options.js';
-export { TargetUnreachable } from './cli/preflight.js';
+export { TargetUnreachable } from './cli/failure.js';
 export {
   startReferenceServer,
   type Answer,

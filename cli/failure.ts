@@ -1,7 +1,11 @@
 import type { Redactor } from '../helpers/http/redact.js';
-import { TargetUnreachable } from './preflight.js';
 import { UsageError } from './resolve-options.js';
 import { EXIT } from './verdict.js';
+
+/** The target cannot be talked to at all: exit code 3. Here, not in preflight.ts, so that a usage error loads no HTTP client. */
+export class TargetUnreachable extends Error {
+  override name = 'TargetUnreachable';
+}
 
 /** How an invocation that threw instead of reaching a verdict ends: its exit code and what stderr says. */
 export interface FailedInvocation {

@@ -1,6 +1,6 @@
 import { Command } from 'commander';
 import { AREA_ORDER } from '../helpers/spec/facts.js';
-import { REPORTER_NAMES } from './reports/write.js';
+import { REPORTER_NAMES } from './reports/names.js';
 import { DEFAULT_OPTIONS, INTEGER_OPTIONS, UsageError, type GivenOptions } from './resolve-options.js';
 
 export type Parsed =

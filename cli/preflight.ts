@@ -4,11 +4,7 @@ import { connect as connectTcp, isIP, type Socket } from 'node:net';
 import { connect as connectTls } from 'node:tls';
 import { readFileSync } from 'node:fs';
 import { proxyAuthorizationOf, proxyRefusal, type ProxyRoute } from '../helpers/http/proxy.js';
-
-/** The target cannot be talked to at all: exit code 3. */
-export class TargetUnreachable extends Error {
-  override name = 'TargetUnreachable';
-}
+import { TargetUnreachable } from './failure.js';
 
 /**
  * Opens one TCP (and TLS) connection to the target and closes it: proves it can be reached without

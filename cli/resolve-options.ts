@@ -6,7 +6,7 @@ import { AREA_ORDER } from '../helpers/spec/facts.js';
 import type { CheckSettings } from '../helpers/run-config.js';
 import type { Report } from './report.js';
 import { BaselineError, checkBaselineTarget, readBaselineFile, type Baseline } from './reports/baseline.js';
-import { REPORTER_NAMES, type ReporterName } from './reports/write.js';
+import { REPORTER_NAMES, type ReporterName } from './reports/names.js';
 
 /** Bad usage or configuration: one clear line, exit code 2, nothing sent to the target. */
 export class UsageError extends Error {
@@ -77,7 +77,7 @@ export const DEFAULT_OPTIONS: Omit<RunOptions, 'seed'> = {
   fuzzValidRuns: 10,
   exploreRuns: 2,
   readLagMs: 5_000,
-  reporters: REPORTER_NAMES,
+  reporters: [...REPORTER_NAMES],
 };
 
 type IntegerOption = 'timeoutMs' | 'maxDurationMs' | 'maxRequests' | 'concurrency' | 'rateLimitReserve' | 'rateLimitBudget'
@@ -214,7 +214,7 @@ function ruleNames(value: unknown, flagName: string): string[] {
 /** --reporter: known names only, each once; an empty list would write no report at all. */
 function reporterNames(value: unknown): ReporterName[] {
   const names = Array.isArray(value) ? (value as unknown[]) : [value];
-  const unknown = names.filter((name) => !(REPORTER_NAMES as unknown[]).includes(name));
+  const unknown = names.filter((name) => !(REPORTER_NAMES as readonly unknown[]).includes(name));
   if (names.length === 0 || unknown.length > 0) {
     throw new UsageError(`--reporter takes ${REPORTER_NAMES.join(', ')} (comma-separated), not "${unknown.map(String).join(',')}".`);
   }

@@ -9,20 +9,23 @@ import { toBadge } from './badge.js';
 import { toHar } from './har.js';
 import { toHtml } from './html.js';
 import { toSummaryMarkdown } from './summary-md.js';
+import { REPORTER_NAMES, type ReporterName } from './names.js';
 
-/** The report files a run can write, by the name --reporter knows them by. */
-export const REPORTERS = {
+/** Each report file: its name in the folder, and how it is written. */
+interface Reporter {
+  file: string;
+  render: (report: Report, exchanges: readonly Exchange[]) => string;
+}
+
+/** The report files a run can write, by the name --reporter knows them by (names.ts): one for each name. */
+export const REPORTERS: Readonly<Record<ReporterName, Reporter>> = {
   html: { file: 'report.html', render: (report: Report) => toHtml(report) },
   summary: { file: 'summary.md', render: (report: Report) => toSummaryMarkdown(report) },
   har: { file: 'exchanges.har', render: (report: Report, exchanges: readonly Exchange[]) => stringifyJson(toHar(report, exchanges), 2) },
   junit: { file: 'junit.xml', render: (report: Report) => toJunit(report) },
   json: { file: 'report.json', render: (report: Report) => stringifyJson(report, 2) },
   badge: { file: 'badge.svg', render: (report: Report) => toBadge(report) },
-} as const;
-
-export type ReporterName = keyof typeof REPORTERS;
-
-export const REPORTER_NAMES = Object.keys(REPORTERS) as ReporterName[];
+};
 
 /** Writes the chosen reports; every one goes through the run's redactor, so its key appears in none. Returns the paths. */
 export function writeReportFiles(report: Report, exchanges: readonly Exchange[], dir: string, reporters: readonly ReporterName[], redactor: Redactor): string[] {
