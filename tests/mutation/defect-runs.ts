@@ -105,7 +105,8 @@ export function describeDefectRuns(partFile: string): void {
         const areas = areasCovering(defect);
         const fuzzing = areas.includes('fuzzing') ? fuzzingSample(defect) : [];
         const args = [...CLI_ARGS, '--only', areas.join(','), ...fuzzing, ...(defectById(defect.id).cliArgs ?? [])];
-        const { result: run, ms: wallMs } = await timedInChildSlot(() => certifyInProcess({ defects: [defect.id], ...harnessPlan(defectById(defect.id).options, areas) }, args, { timeoutMs: RUN_TIMEOUT_MS }));
+        const plan = harnessPlan(defectById(defect.id).options, areas, fuzzing.length > 0);
+        const { result: run, ms: wallMs } = await timedInChildSlot(() => certifyInProcess({ defects: [defect.id], ...plan }, args, { timeoutMs: RUN_TIMEOUT_MS }));
         const diff = diffAgainst(defect.rules, run.report, defectById(defect.id).byChance);
         const caught = run.report !== undefined && run.code === 1 && isCaught(diff);
         outcomes.set(defect.id, { caught, wallMs, reportMs: run.report?.durationMs });
