@@ -102,13 +102,14 @@ describe('action.yml', () => {
     const server = await startReferenceServer(withSwitches({ apiKeys: ['action-key-51c0de9f'], defects: ['create-200'], ...harnessPlan(undefined) }));
     try {
       const workspace = mkdtempSync(join(scratch, 'workspace-'));
-      const run = await withChildSlot(() => runAction(packagePath(), workspace, { 'base-url': server.url, 'api-key': server.apiKey, strict: 'true', args: '--concurrency 2\n--seed 7' }));
+      // The creating area alone, where the defect is: the inputs reach the run, whatever its size (a whole run is the fresh clone's, below).
+      const run = await withChildSlot(() => runAction(packagePath(), workspace, { 'base-url': server.url, 'api-key': server.apiKey, strict: 'true', only: 'creating', args: '--concurrency 2\n--seed 7' }));
       expect(run.code, run.log.slice(-2000)).toBe(1);
       expect(run.outputs).toEqual({ verdict: 'not-certified', 'report-dir': 'conformance-reports', 'exit-code': '1' });
       const reportDir = join(workspace, 'conformance-reports');
       expect(run.summary).toBe(readFileSync(join(reportDir, 'summary.md'), 'utf8'));
       expect(run.summary).toContain('CREATE-01');
-      expect(reportIn(reportDir)?.options).toMatchObject({ strict: true, concurrency: 2, seed: 7 });
+      expect(reportIn(reportDir)?.options).toMatchObject({ strict: true, only: ['creating'], concurrency: 2, seed: 7 });
       expect(run.log).not.toContain(server.apiKey);
     } finally {
       await server.close();
