@@ -3,7 +3,7 @@ import { SUITE_BUG_NOTICE, type Report } from './report.js';
 import { getRule } from '../helpers/spec/catalog.js';
 import type { Counterexample, Evidence } from '../helpers/judge/outcome.js';
 import { causesOf, countedOutcomes, isProblem, outcomeMark, sharedCauses, suiteBroke } from '../helpers/judge/outcome-meaning.js';
-import { PROGRESS_PREFIX } from '../helpers/http/client.js';
+import { PROGRESS_PREFIX } from '../helpers/http/progress.js';
 import { EXIT } from './verdict.js';
 
 /** One progress line per finished check. */

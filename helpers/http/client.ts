@@ -9,7 +9,9 @@ import { NotJudged } from '../judge/outcome.js';
 import { CircuitBreaker } from './circuit-breaker.js';
 import { ConnectionWatch } from './connection-watch.js';
 import { Pacer, RateLimitWaitTooLong, type WaitTally } from './pacing.js';
-import { dispatcherFor, proxyAuthorizationOf, proxyPassword, proxyRefusal, proxyVariableFor, type ProxyRoute } from './proxy.js';
+import { dispatcherFor } from './dispatcher.js';
+import { PROGRESS_PREFIX } from './progress.js';
+import { proxyAuthorizationOf, proxyPassword, proxyRefusal, proxyVariableFor, type ProxyRoute } from './proxy.js';
 import { Redactor } from './redact.js';
 import { diagnoseEarlyAnswers, DIAGNOSED_WITHIN, EVERY_KEY_REFUSED, hintAfterLooking, isHtml, otherBaseUrl, type Diagnosis } from './diagnosis.js';
 import { readBody } from './response-body.js';
@@ -99,8 +101,6 @@ export class TargetNotJudgeable extends NotJudged {
   }
 }
 
-/** Marks a progress line of a long phase: the CLI shows it in place on a terminal, or every few seconds. */
-export const PROGRESS_PREFIX = 'progress: ';
 // A long phase reports at most this often: the line is for a person, not a log of every request.
 const PROGRESS_EVERY_MS = 250;
 

@@ -1,5 +1,6 @@
+// Where a target's requests go, decided from the environment. The dispatchers that carry them are in
+// dispatcher.ts: the CLI's own process decides the route and checks reachability without loading undici.
 import { getProxyForUrl } from 'proxy-from-env';
-import { Agent, ProxyAgent, type Dispatcher } from 'undici';
 
 /** The proxy a target is reached through, as the environment says (HTTP_PROXY, HTTPS_PROXY, NO_PROXY, either case). */
 export interface ProxyRoute {
@@ -63,25 +64,4 @@ export function proxyRefusal(proxy: ProxyRoute, asked: string, status: number, r
       : `the proxy wants a user and password: give them in ${variable} (http://user:password@host:port)`
     : `the proxy refuses to carry this request: ask its administrators to allow ${asked.startsWith('CONNECT') ? `tunnels (CONNECT) to ${asked.slice('CONNECT '.length)}` : 'the target\'s address'}, or exempt the target with NO_PROXY`;
   return { line: `${problem}; ${hint}`, problem, hint };
-}
-
-/** What the run's connections need, proxied or not. */
-export interface ConnectionSettings {
-  connections: number;
-  timeoutMs: number;
-  /** PEM of a CA to trust for the target's TLS (--ca-file). */
-  ca?: Buffer;
-  /** Every connection carries one request and is closed: none is ever reused. */
-  singleUse?: boolean;
-}
-
-/**
- * undici's own dispatcher for the route: a plain Agent, or a ProxyAgent. An https target is tunnelled
- * (CONNECT), its TLS still verified against --ca-file; an http one is forwarded in absolute form, as
- * proxies expect (many refuse CONNECT to anything but port 443).
- */
-export function dispatcherFor(route: ProxyRoute | undefined, settings: ConnectionSettings): Dispatcher {
-  const common = { connections: settings.connections, headersTimeout: settings.timeoutMs, bodyTimeout: settings.timeoutMs, ...(settings.singleUse ? { pipelining: 0 } : {}) };
-  if (!route) return new Agent({ ...common, connect: settings.ca ? { ca: settings.ca } : undefined });
-  return new ProxyAgent({ ...common, uri: route.url, proxyTunnel: false, requestTls: settings.ca ? { ca: settings.ca } : undefined });
 }

@@ -109,6 +109,14 @@ describe('the import graph', () => {
     expect(loaded.packages).toEqual(['commander', 'lossless-json']);
   });
 
+  // The requests are the suite thread's: the CLI's side of a run (its engine, channel, reports) needs no client.
+  it('loads, for the CLI\'s side of a run, no HTTP client and no undici', () => {
+    const loaded = loadedWith('cli/run.ts', projectModules(), (file) => readFileSync(join(ROOT, file), 'utf8'));
+    expect(loaded.modules, 'the walk reads the run\'s own imports').toContain('cli/suite-engine.ts');
+    expect(loaded.modules.filter((file) => file.startsWith('helpers/http/client') || file === 'helpers/http/dispatcher.ts')).toEqual([]);
+    expect(loaded.packages).not.toContain('undici');
+  });
+
   it('follows loading imports only: a type-only import and a dynamic import() load nothing', () => {
     const files: Record<string, string> = {
       'cli/main.ts': "import { a } from './a.js';\nimport type { B } from './b.js';\nconst { c } = await import('./c.js');",

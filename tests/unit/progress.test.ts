@@ -2,7 +2,7 @@
 // starts and totalled; a long phase rewrites one status line on a terminal, or prints every few seconds in a log.
 import { describe, expect, it } from 'vitest';
 import { LogRouter, summaryText } from '../../cli/terminal.js';
-import { PROGRESS_PREFIX } from '../../helpers/http/client.js';
+import { PROGRESS_PREFIX } from '../../helpers/http/progress.js';
 import { sampleReport } from '../support/sample-report.js';
 
 function router(status?: (line: string | undefined) => void) {
