@@ -8,6 +8,7 @@ import type { Report } from '../../cli/report.js';
 import { SPEC_VERSION } from '../../helpers/spec/facts.js';
 import { parseJson } from '../../helpers/json.js';
 import { packagePath } from '../../helpers/package-root.js';
+import { harnessPlan } from '../support/harness.js';
 import { scratchDir } from '../support/scratch.js';
 
 // What a user gets from the registry: the packed tarball, installed into an empty folder with no
@@ -168,7 +169,8 @@ describe('the packed package', () => {
     const apiKey = 'package-test-key-7d2e91';
     writeFileSync(join(consumer, 'serve.mjs'), [
       "import { startReferenceServer } from 'petstore-conformance';",
-      'const server = await startReferenceServer({ apiKeys: [process.env.SERVER_KEY] });',
+      // The harness's plan: the run fits in one window and its 429 probe sends some hundred requests, not six hundred.
+      `const server = await startReferenceServer({ apiKeys: [process.env.SERVER_KEY], rateLimit: ${JSON.stringify(harnessPlan(undefined).rateLimit)} });`,
       "process.stdout.write(`${server.url}\\n`);",
       '// Serves until stdin closes, so a test run that dies takes its server with it.',
       "process.stdin.on('end', () => server.close()).resume();",
