@@ -382,15 +382,14 @@ export class PetstoreClient {
   }
 
   private async fetchResponse(url: string, method: string, headers: Record<string, string>, body: string | undefined, dispatcher: Dispatcher): Promise<RecordedResponse> {
-    const response = await request(url, {
-      method: method as Dispatcher.HttpMethod,
-      headers,
-      body,
-      dispatcher,
-      signal: this.cancellation ? AbortSignal.any([AbortSignal.timeout(this.options.timeoutMs), this.cancellation.signal]) : AbortSignal.timeout(this.options.timeoutMs),
-    });
-    const flat = flattenHeaders(response.headers);
-    return { status: response.statusCode, headers: flat, ...await readBody(response.body, flat['content-encoding'], this.options.maxResponseBytes) };
+    const deadline = requestDeadline(this.options.timeoutMs, this.cancellation?.signal);
+    try {
+      const response = await request(url, { method: method as Dispatcher.HttpMethod, headers, body, dispatcher, signal: deadline.signal });
+      const flat = flattenHeaders(response.headers);
+      return { status: response.statusCode, headers: flat, ...await readBody(response.body, flat['content-encoding'], this.options.maxResponseBytes) };
+    } finally {
+      deadline.settle();
+    }
   }
 
   /** The request's URL; `extra` is query text appended as it is (the key's parameters, sent or shown). */
@@ -550,6 +549,29 @@ export class PetstoreClient {
   }
 }
 
+
+/**
+ * The signal of one request: aborted `timeoutMs` after it was sent (a TimeoutError, as AbortSignal.timeout gives),
+ * or when the run is cancelled (the cancellation's reason). `settle` ends both watches once the answer is read.
+ * A timer and a listener of our own rather than AbortSignal.any([AbortSignal.timeout(), cancellation]): on Node 20
+ * those cost some 30 µs a request against 2 to 10, and each left the run's cancellation signal one more dependant.
+ */
+function requestDeadline(timeoutMs: number, cancellation: AbortSignal | undefined): { signal: AbortSignal; settle: () => void } {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError')), timeoutMs);
+  // As AbortSignal.timeout's: a request in flight does not keep the process alive.
+  timer.unref();
+  const onCancel = () => controller.abort(cancellation!.reason);
+  if (cancellation?.aborted) onCancel();
+  else cancellation?.addEventListener('abort', onCancel, { once: true });
+  return {
+    signal: controller.signal,
+    settle: () => {
+      clearTimeout(timer);
+      cancellation?.removeEventListener('abort', onCancel);
+    },
+  };
+}
 
 /** Requests without a valid key are often counted in a bucket of their own; pace them apart. */
 export function credentialOf(auth: AuthMode): 'key' | 'anonymous' {
