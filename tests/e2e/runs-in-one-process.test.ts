@@ -12,7 +12,7 @@ import { AREA_ORDER } from '../../helpers/spec/facts.js';
 import { startReferenceServer } from '../../server/reference-server.js';
 import { defectById, type DefectId } from '../../server/defects.js';
 import { certify } from '../support/cli.js';
-import { diffAgainst, formatDiff, harnessPlan, isCaught, withChildSlot } from '../support/harness.js';
+import { diffAgainst, formatDiff, FUZZING_SAMPLE, harnessPlan, isCaught, withChildSlot } from '../support/harness.js';
 import { certifyInProcess, runInProcess } from '../support/in-process.js';
 import { scratchDir } from '../support/scratch.js';
 
@@ -23,7 +23,8 @@ const CONFORMING = harnessPlan(undefined);
 const DEFECT_ID: DefectId = 'list-limit-off-by-one';
 const DEFECT = defectById(DEFECT_ID);
 const DEFECTIVE = { ...CONFORMING, defects: [DEFECT_ID] };
-const ARGS = ['--strict'];
+// Isolation is about the fixtures, caches and probe a run leaves: one fuzzing body of each class is enough of that area.
+const ARGS = ['--strict', ...FUZZING_SAMPLE];
 const RUN_TIMEOUT_MS = 120_000;
 
 /** Each rule's status, but those a defect's rules may reach by chance (the seed decides): a fact of the seed, not of the run before. */

@@ -14,13 +14,12 @@ import { readdirSync } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, it } from 'vitest';
-import { MUTATIONS, VALID_SHAPES } from '../../helpers/fuzz/arbitraries.js';
 import { getRule } from '../../helpers/spec/catalog.js';
 import { AREA_ORDER } from '../../helpers/spec/facts.js';
 import { defectById, DEFECTS, type DefectSpec } from '../../server/defects.js';
 import type { CliRun } from '../support/cli.js';
 import { certifyInProcess } from '../support/in-process.js';
-import { diffAgainst, formatDiff, harnessPlan, isCaught, outputTail, timedInChildSlot, unexplainedFuzzing, type RuleDiff } from '../support/harness.js';
+import { diffAgainst, formatDiff, FUZZING_SAMPLE, harnessPlan, isCaught, outputTail, timedInChildSlot, unexplainedFuzzing, type RuleDiff } from '../support/harness.js';
 
 // --strict makes a SHOULD failure turn the verdict too, so exit code 1 is the user-visible proof
 // that a defect was caught whether it breaks a MUST or only a SHOULD rule.
@@ -53,9 +52,8 @@ const SAMPLED_FUZZING_RULES = ['FUZZ-01', 'FUZZ-02'];
  * every judgment of those answers, and shows that neither rule accuses it. The defaults' random volume only adds
  * chances to find a fuzzing defect, and these runs hold none; it was a third of the harness's requests.
  */
-function fuzzingSample(defect: DefectSpec): string[] {
-  if (defect.rules.some((id) => SAMPLED_FUZZING_RULES.includes(id))) return [];
-  return ['--fuzz-runs', String(MUTATIONS.length), '--fuzz-valid-runs', String(VALID_SHAPES.length)];
+function fuzzingSample(defect: DefectSpec): readonly string[] {
+  return defect.rules.some((id) => SAMPLED_FUZZING_RULES.includes(id)) ? [] : FUZZING_SAMPLE;
 }
 
 function verdictText(defect: DefectSpec, run: CliRun, diff: RuleDiff): string {

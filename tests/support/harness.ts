@@ -4,10 +4,17 @@ import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Report, RuleResult } from '../../cli/report.js';
+import { MUTATIONS, VALID_SHAPES } from '../../helpers/fuzz/arbitraries.js';
 import { isFailing } from '../../helpers/judge/outcome-meaning.js';
 import { activeRules } from '../../helpers/spec/catalog.js';
 import type { ReferenceServerOptions } from '../../server/options.js';
 import type { ServerSettings } from '../../server/settings.js';
+
+/**
+ * The options of a fuzzing sample: one body of each class, each mutation of FUZZ-01 and each valid shape of FUZZ-02,
+ * instead of the defaults' 110 random bodies. For runs whose point is elsewhere than the fuzzing rules' random volume.
+ */
+export const FUZZING_SAMPLE: readonly string[] = ['--fuzz-runs', String(MUTATIONS.length), '--fuzz-valid-runs', String(VALID_SHAPES.length)];
 
 /** Levels that can turn a verdict (INFO never fails, so it never counts for or against a switch). */
 export const JUDGED_LEVELS = ['MUST', 'SHOULD'] as const;
