@@ -11,13 +11,18 @@ const FOLDERS = ['cli', 'helpers', 'server', 'suites', 'bench'];
 // circle of types is still a circle a reader has to hold in mind.
 const RELATIVE_IMPORT = /(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)['"](\.{1,2}\/[^'"]+)['"]/g;
 
+/** The project module a relative specifier in `file` names, as a path from the root (the .ts source of its .js). */
+function moduleImported(file: string, specifier: string): string {
+  return relative(ROOT, resolve(ROOT, dirname(file), specifier)).replace(/\.js$/, '.ts');
+}
+
 /** Each module of the project (path from the root) and the project modules it imports. */
 function importGraph(files: readonly string[], read: (file: string) => string): Map<string, string[]> {
   const known = new Set(files);
   const graph = new Map<string, string[]>();
   for (const file of files) {
     const imported = [...read(file).matchAll(RELATIVE_IMPORT)]
-      .map((match) => relative(ROOT, resolve(ROOT, dirname(file), match[1]!)).replace(/\.js$/, '.ts'))
+      .map((match) => moduleImported(file, match[1]!))
       .filter((target) => known.has(target));
     graph.set(file, [...new Set(imported)]);
   }
@@ -77,7 +82,7 @@ function loadedWith(entry: string, files: readonly string[], read: (file: string
         if (!specifier!.startsWith('node:')) packages.add(specifier!);
         continue;
       }
-      const target = relative(ROOT, resolve(ROOT, dirname(file), specifier!)).replace(/\.js$/, '.ts');
+      const target = moduleImported(file, specifier!);
       if (known.has(target)) visit(target);
     }
   };
