@@ -1,14 +1,13 @@
 // State belongs to the run: the checks' tools (helpers/) and the checks (suites/) keep what a run knows in the
 // run's context (helpers/run-context.ts), never in a module, where a second run in the same process, or the
 // next suite file of a worker kept for another run, would find it. This reads every module's top-level
-// declarations, as the TypeScript compiler parses them.
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import ts from 'typescript';
+// declarations, parsed as TypeScript.
+import { readFileSync } from 'node:fs';
+import type { Statement, VariableDeclaration, VariableDeclarator } from 'oxc-parser';
 import { describe, expect, it } from 'vitest';
 import { packagePath } from '../../helpers/package-root.js';
+import { parseModule, projectModules, type ParsedModule } from '../support/source-scan.js';
 
-const ROOT = packagePath();
 const FOLDERS = ['helpers', 'suites'];
 
 /**
@@ -26,44 +25,46 @@ const MUTABLE_CONTAINERS = new Set(['Map', 'Set', 'WeakMap', 'WeakSet', 'Array']
 
 /** Each top-level declaration of `source` that can hold a run's state, as "file name (why)". */
 function moduleState(file: string, source: string): string[] {
-  const parsed = ts.createSourceFile(file, source, ts.ScriptTarget.Latest, false, ts.ScriptKind.TS);
+  const parsed = parseModule(file, source);
   const found: string[] = [];
-  for (const statement of parsed.statements) {
-    if (!ts.isVariableStatement(statement)) continue;
-    const list = statement.declarationList;
-    const constant = (list.flags & ts.NodeFlags.Const) !== 0;
+  for (const statement of parsed.program.body) {
+    const list = variablesOf(statement);
+    if (list === undefined) continue;
     for (const declaration of list.declarations) {
-      const name = declaration.name.getText(parsed);
-      const why = constant ? mutableContainer(declaration, parsed) : `a module-level ${(list.flags & ts.NodeFlags.Let) !== 0 ? 'let' : 'var'}`;
+      const name = declaration.id.type === 'Identifier' ? declaration.id.name : parsed.text(declaration.id);
+      const why = list.kind === 'const' ? mutableContainer(declaration, parsed) : `a module-level ${list.kind}`;
       if (why) found.push(`${file} ${name} (${why})`);
     }
   }
   return found;
 }
 
-/** Why a `const` holds something a run could fill: an empty array or object, or a Map, Set or WeakMap not typed read-only. */
-function mutableContainer(declaration: ts.VariableDeclaration, parsed: ts.SourceFile): string | undefined {
-  const value = declaration.initializer;
-  const type = declaration.type?.getText(parsed) ?? '';
-  if (!value || type.startsWith('Readonly') || type.startsWith('readonly ')) return undefined;
-  if (ts.isArrayLiteralExpression(value) && value.elements.length === 0) return 'an empty array';
-  if (ts.isObjectLiteralExpression(value) && value.properties.length === 0) return 'an empty object';
-  if (ts.isNewExpression(value) && ts.isIdentifier(value.expression) && MUTABLE_CONTAINERS.has(value.expression.text)) return `a ${value.expression.text}`;
+/** The variables a top-level statement declares, exported or not. */
+function variablesOf(statement: Statement): VariableDeclaration | undefined {
+  if (statement.type === 'VariableDeclaration') return statement;
+  if (statement.type === 'ExportNamedDeclaration' && statement.declaration?.type === 'VariableDeclaration') return statement.declaration;
   return undefined;
 }
 
-function modules(): string[] {
-  return FOLDERS.flatMap((folder) => readdirSync(join(ROOT, folder), { recursive: true, encoding: 'utf8' })
-    .filter((file) => file.endsWith('.ts'))
-    .map((file) => join(folder, file)))
-    .sort();
+/** Why a `const` holds something a run could fill: an empty array or object, or a Map, Set or WeakMap not typed read-only. */
+function mutableContainer(declaration: VariableDeclarator, parsed: ParsedModule): string | undefined {
+  const value = declaration.init;
+  const annotation = declaration.id.typeAnnotation?.typeAnnotation;
+  const type = annotation ? parsed.text(annotation) : '';
+  if (!value || type.startsWith('Readonly') || type.startsWith('readonly ')) return undefined;
+  if (value.type === 'ArrayExpression' && value.elements.length === 0) return 'an empty array';
+  if (value.type === 'ObjectExpression' && value.properties.length === 0) return 'an empty object';
+  if (value.type === 'NewExpression' && value.callee.type === 'Identifier' && MUTABLE_CONTAINERS.has(value.callee.name)) return `a ${value.callee.name}`;
+  return undefined;
 }
+
+const modules = () => projectModules(FOLDERS);
 
 const withoutReason = (finding: string) => finding.replace(/ \(.*\)$/, '');
 
 describe('module state', () => {
   it('helpers/ and suites/ keep no state of a run at module level: no let, no container a run could fill', () => {
-    const found = modules().flatMap((file) => moduleState(file, readFileSync(join(ROOT, file), 'utf8')));
+    const found = modules().flatMap((file) => moduleState(file, readFileSync(packagePath(file), 'utf8')));
     expect(modules(), 'the scan reads the suites').toContain('suites/listing.test.ts');
     expect(found.filter((finding) => !(withoutReason(finding) in PURE_MEMOS))).toEqual([]);
     // A memo that is gone takes its reason with it, so the list cannot excuse a later one of the same name.

@@ -2,14 +2,13 @@
 // expect helpers, a probe's returned finding, an exploration attempt's recorded failure), and the check decides
 // whether to go on. A finding is never thrown to end a check early and caught again: only the engine
 // (helpers/judge/check.ts) throws one, once, to tell vitest the rule failed. This reads every module of
-// helpers/ and suites/ as the TypeScript compiler parses it, like module-state.test.ts.
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import ts from 'typescript';
+// helpers/ and suites/ parsed as TypeScript, like module-state.test.ts.
+import { readFileSync } from 'node:fs';
+import { Visitor, type ParamPattern, type Span } from 'oxc-parser';
 import { describe, expect, it } from 'vitest';
 import { packagePath } from '../../helpers/package-root.js';
+import { parseModule, projectModules, type ParsedModule } from '../support/source-scan.js';
 
-const ROOT = packagePath();
 const FOLDERS = ['helpers', 'suites'];
 /** The engine: the one module that names the error vitest is told a rule failed with, and throws it. */
 const ENGINE = 'helpers/judge/check.ts';
@@ -17,53 +16,51 @@ const ENGINE = 'helpers/judge/check.ts';
 /** What a thrown expression says of itself that makes it a finding: a violation, a counterexample, a finding. */
 const THROWN_FINDING = /RuleViolation|[vV]iolation|[cC]ounterexample|[fF]inding/;
 
-const PRINTER = ts.createPrinter({ removeComments: true });
-
 /**
  * Whether a catch takes what it caught for a finding: it tests it against RuleViolation, or hands the caught
  * value (`caught`) to something named a violation or a finding (`violations.push(error)`, `{ violation: error }`).
  */
-function catchesFinding(caught: string | undefined, handler: ts.Node, parsed: ts.SourceFile): boolean {
-  const code = PRINTER.printNode(ts.EmitHint.Unspecified, handler, parsed);
+function catchesFinding(caught: string | undefined, handler: Span, parsed: ParsedModule): boolean {
+  const code = parsed.code(handler);
   if (/instanceof\s+RuleViolation\b/.test(code)) return true;
   return caught !== undefined && new RegExp(`(?:[vV]iolat|[fF]inding|facts)\\w*(?:\\.\\w+)*\\s*(?::|=(?!=)|\\()[^;]*\\b${caught}\\b`).test(code);
 }
 
 /** Each place in `source` where a finding is thrown or caught, as "file:line what". */
 function findingsAsExceptions(file: string, source: string): string[] {
-  const parsed = ts.createSourceFile(file, source, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
+  const parsed = parseModule(file, source);
   const found: string[] = [];
-  const at = (node: ts.Node, what: string) => found.push(`${file}:${parsed.getLineAndCharacterOfPosition(node.getStart(parsed)).line + 1} ${what}`);
-  const visit = (node: ts.Node): void => {
-    if (ts.isThrowStatement(node) && node.expression && THROWN_FINDING.test(node.expression.getText(parsed)) && file !== ENGINE) {
-      at(node, `throws a finding: ${node.expression.getText(parsed).slice(0, 60)}`);
-    }
-    if (ts.isCatchClause(node) && catchesFinding(node.variableDeclaration?.name.getText(parsed), node.block, parsed)) at(node, 'catches a finding');
+  const at = (node: Span, what: string) => found.push(`${file}:${parsed.line(node)} ${what}`);
+  // A binding's name, without the type annotation its span takes in (`catch (error: unknown)`).
+  const nameOf = (caught: ParamPattern | null | undefined) => (caught?.type === 'Identifier' ? caught.name : caught ? parsed.text(caught) : undefined);
+  new Visitor({
+    ThrowStatement(node) {
+      if (THROWN_FINDING.test(parsed.text(node.argument)) && file !== ENGINE) at(node, `throws a finding: ${parsed.text(node.argument).slice(0, 60)}`);
+    },
+    CatchClause(node) {
+      if (catchesFinding(nameOf(node.param), node.body, parsed)) at(node, 'catches a finding');
+    },
     // The same in a promise's .catch(handler).
-    if (ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression) && node.expression.name.text === 'catch') {
+    CallExpression(node) {
+      if (node.callee.type !== 'MemberExpression' || node.callee.computed || node.callee.property.name !== 'catch') return;
       const [handler] = node.arguments;
-      if (handler && (ts.isArrowFunction(handler) || ts.isFunctionExpression(handler)) && catchesFinding(handler.parameters[0]?.name.getText(parsed), handler.body, parsed)) {
+      if (handler && (handler.type === 'ArrowFunctionExpression' || handler.type === 'FunctionExpression') && catchesFinding(nameOf(handler.params[0]), handler.body!, parsed)) {
         at(node, 'catches a finding');
       }
-    }
-    if (ts.isIdentifier(node) && node.text === 'RuleViolation' && file !== ENGINE) at(node, 'names RuleViolation, which only the engine throws');
-    if (ts.isIdentifier(node) && node.text === 'softly') at(node, 'names softly: a part that catches what it throws');
-    ts.forEachChild(node, visit);
-  };
-  visit(parsed);
+    },
+    Identifier(node) {
+      if (node.name === 'RuleViolation' && file !== ENGINE) at(node, 'names RuleViolation, which only the engine throws');
+      if (node.name === 'softly') at(node, 'names softly: a part that catches what it throws');
+    },
+  }).visit(parsed.program);
   return [...new Set(found)];
 }
 
-function modules(): string[] {
-  return FOLDERS.flatMap((folder) => readdirSync(join(ROOT, folder), { recursive: true, encoding: 'utf8' })
-    .filter((file) => file.endsWith('.ts'))
-    .map((file) => join(folder, file)))
-    .sort();
-}
+const modules = () => projectModules(FOLDERS);
 
 describe('one way to record a finding', () => {
   it('helpers/ and suites/ throw no finding and catch none: only the engine throws one, to vitest', () => {
-    const found = modules().flatMap((file) => findingsAsExceptions(file, readFileSync(join(ROOT, file), 'utf8')));
+    const found = modules().flatMap((file) => findingsAsExceptions(file, readFileSync(packagePath(file), 'utf8')));
     expect(modules(), 'the scan reads the suites and the fuzzing').toEqual(expect.arrayContaining(['suites/fuzzing.test.ts', 'helpers/fuzz/property.ts', 'helpers/explore/explore.ts', ENGINE]));
     expect(found).toEqual([]);
   });
@@ -81,7 +78,7 @@ describe('one way to record a finding', () => {
       'function i(ctx) { ctx.violation({ expected: "x", seen: "y" }); }',
       'const j = () => probe(value).catch((error) => ({ kind: "violated", finding: error }));',
       'const k = () => probe(value).catch((error) => ({ error }));',
-      'async function l() { try { await part(); } catch (error) { violations.push(error); } }',
+      'async function l() { try { await part(); } catch (error: unknown) { violations.push(error); } }',
       'async function m() { try { await body(); } catch (error) { if (findings.length === 0) classify(error); } }',
     ].join('\n');
     expect(findingsAsExceptions('suites/planted.test.ts', source)).toEqual([
@@ -99,7 +96,7 @@ describe('one way to record a finding', () => {
   });
 
   it('lets the engine throw the failed rule to vitest, and nothing else', () => {
-    const engine = findingsAsExceptions(ENGINE, readFileSync(join(ROOT, ENGINE), 'utf8'));
+    const engine = findingsAsExceptions(ENGINE, readFileSync(packagePath(ENGINE), 'utf8'));
     expect(engine).toEqual([]);
     expect(findingsAsExceptions(ENGINE, 'function f() { throw new RuleViolation(message); }')).toEqual([]);
     expect(findingsAsExceptions(ENGINE, 'async function f() { try { await body(); } catch (error) { if (error instanceof RuleViolation) findings.push(error.facts); } }'))
