@@ -1,5 +1,5 @@
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, sep } from 'node:path';
 import { createVitest, type Reporter, type Vitest } from 'vitest/node';
 import { schemaValidatorsCode } from '../helpers/judge/schema-validators.js';
 import { specDocuments } from '../helpers/spec/documents.js';
@@ -41,6 +41,12 @@ export async function runSuites(config: RunConfig, collector: Reporter, areas: r
   }
 }
 
+/** A pattern for the module ids (absolute paths, with forward slashes) of every file under `dir`. */
+function codeUnder(dir: string): RegExp {
+  const literal = `${dir.split(sep).join('/')}/`.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
+  return new RegExp(`^${literal}`);
+}
+
 /** Engines no run is using; two runs in flight at once each take their own, as vitest runs one test run at a time. */
 const idle: SuiteEngine[] = [];
 
@@ -75,6 +81,10 @@ class SuiteEngine {
       hookTimeout: 0,
       sequence: { sequencer: AreaOrderSequencer },
       passWithNoTests: false,
+      // vitest loads what lies under node_modules natively, where Node keeps it evaluated for good: installed, the
+      // package's second run in a process found its suite files already run ("No test suite found"). Its own code
+      // goes through vitest's module runner wherever it lives, as from a checkout, so each run evaluates it afresh.
+      server: { deps: { inline: [codeUnder(join(root, 'dist'))] } },
       // Nothing may be written into the package: installed globally it is read-only. vitest's results
       // cache only feeds its own file ordering, which AreaOrderSequencer replaces; vite's cacheDir goes to tmp.
       cache: false,

@@ -225,6 +225,31 @@ describe('the packed package', () => {
     expect(run.code).toBe(0);
   }, RUN_TIMEOUT_MS);
 
+  // Installed, the suites lie under node_modules, which vitest would load natively and Node keep evaluated: the
+  // second run found no test in them, every rule a suite error. From a checkout that cannot happen, so only here.
+  it('certifies twice in one program, the second run judging as the first', async () => {
+    writeFileSync(join(consumer, 'twice.mjs'), [
+      "import { runConformance, startReferenceServer } from 'petstore-conformance';",
+      'const server = await startReferenceServer({ overrides: [{ selectPage: (pets, query, reference) => reference(pets, { ...query, limit: query.limit ?? 10 }) }] });',
+      'const runs = [];',
+      'try {',
+      '  for (const reportDir of process.argv.slice(2)) {',
+      "    const report = await runConformance({ baseUrl: server.url, apiKey: server.apiKey, only: ['listing'], reportDir });",
+      '    runs.push(report.rules.filter((rule) => rule.area === \'listing\').map((rule) => `${rule.id} ${rule.status}`));',
+      '  }',
+      '} finally {',
+      '  await server.close();',
+      '}',
+      'process.stdout.write(JSON.stringify(runs));',
+    ].join('\n'));
+    const run = await exec(process.execPath, ['twice.mjs', join(work, 'twice-1'), join(work, 'twice-2')], { cwd: consumer });
+    expect(run.stderr).toBe('');
+    const [first, second] = JSON.parse(run.stdout) as [string[], string[]];
+    expect(first).toContain('LIST-02 failed');
+    expect(first.filter((line) => !/ (passed|failed)$/.test(line))).toEqual([]);
+    expect(second).toEqual(first);
+  }, RUN_TIMEOUT_MS);
+
   it('gives a TypeScript consumer the types of the programmatic API', async () => {
     writeFileSync(join(consumer, 'consumer.mts'), [
       "import { runConformance, startReferenceServer, type Overrides, type Report } from 'petstore-conformance';",
