@@ -41,10 +41,32 @@ export async function runSuites(config: RunConfig, collector: Reporter, areas: r
   }
 }
 
-/** A pattern for the module ids (absolute paths, with forward slashes) of every file under `dir`. */
-function codeUnder(dir: string): RegExp {
-  const literal = `${dir.split(sep).join('/')}/`.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
-  return new RegExp(`^${literal}`);
+/**
+ * The package's modules that hold vitest's state of a run: the check declarations, whose worker-scoped fixture makes
+ * the run's context, and what imports them. With the suites (and the setup file, which vitest runs so anyway) they go
+ * through vitest's module runner, where the suite thread evaluates them afresh for each run (cli/suite-thread.ts).
+ * The rest of dist/ keeps no state of a run (tests/unit/module-state.test.ts) and is loaded by Node, as node_modules
+ * are: no transform, no source map, no evaluation by the runner (measured: a run of one area in a child process,
+ * 2.0 -> 1.4 s of CPU). A module left out of this list would be loaded twice, once each way, and keep its state from
+ * run to run; tests/unit/import-graph.test.ts holds the list to every module whose imports reach vitest.
+ *
+ * Installed, the package is under node_modules, which vitest loads natively by default: there the second run of a
+ * process found its suite files already evaluated ("No test suite found"). These patterns hold wherever it lives.
+ */
+export const RUN_STATE_MODULES: readonly string[] = ['helpers/judge/check.js', 'helpers/judge/together.js'];
+
+/** A pattern for a module id (an absolute path, with forward slashes) that is `file`. */
+function moduleAt(file: string): RegExp {
+  return new RegExp(`^${literalPath(file)}$`);
+}
+
+/** A pattern for the module ids of every file under `dir`. */
+function modulesUnder(dir: string): RegExp {
+  return new RegExp(`^${literalPath(dir)}/`);
+}
+
+function literalPath(path: string): string {
+  return path.split(sep).join('/').replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
 }
 
 /** Engines no run is using; two runs in flight at once each take their own, as vitest runs one test run at a time. */
@@ -81,10 +103,8 @@ class SuiteEngine {
       hookTimeout: 0,
       sequence: { sequencer: AreaOrderSequencer },
       passWithNoTests: false,
-      // vitest loads what lies under node_modules natively, where Node keeps it evaluated for good: installed, the
-      // package's second run in a process found its suite files already run ("No test suite found"). Its own code
-      // goes through vitest's module runner wherever it lives, as from a checkout, so each run evaluates it afresh.
-      server: { deps: { inline: [codeUnder(join(root, 'dist'))] } },
+      // Which of the package's modules go through vitest's module runner, wherever the package lives: see RUN_STATE_MODULES.
+      server: { deps: { inline: [modulesUnder(join(root, 'dist', 'suites')), ...RUN_STATE_MODULES.map((module) => moduleAt(join(root, 'dist', module)))], external: [modulesUnder(join(root, 'dist'))] } },
       // Nothing may be written into the package: installed globally it is read-only. vitest's results
       // cache only feeds its own file ordering, which AreaOrderSequencer replaces; vite's cacheDir goes to tmp.
       cache: false,

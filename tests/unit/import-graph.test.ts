@@ -3,6 +3,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { RUN_STATE_MODULES } from '../../cli/suite-engine.js';
 import { packagePath } from '../../helpers/package-root.js';
 
 const ROOT = packagePath();
@@ -120,6 +121,14 @@ describe('the import graph', () => {
     expect(loaded.modules, 'the walk reads the run\'s own imports').toContain('cli/suite-engine.ts');
     expect(loaded.modules.filter((file) => file.startsWith('helpers/http/client') || file === 'helpers/http/dispatcher.ts')).toEqual([]);
     expect(loaded.packages).not.toContain('undici');
+  });
+
+  // The suite engine loads helpers/ natively, except these: one left out would be loaded twice and keep a run's state.
+  it('runs through vitest\'s module runner exactly the helpers whose loading imports reach vitest', () => {
+    const files = projectModules();
+    const reachingVitest = files.filter((file) => file.startsWith('helpers/') && loadedWith(file, files, (name) => readFileSync(join(ROOT, name), 'utf8')).packages.includes('vitest'));
+    expect(reachingVitest, 'the walk finds the check declarations').toContain('helpers/judge/check.ts');
+    expect(reachingVitest.map((file) => file.replace(/\.ts$/, '.js'))).toEqual([...RUN_STATE_MODULES].sort());
   });
 
   it('follows loading imports only: a type-only import and a dynamic import() load nothing', () => {
