@@ -3,6 +3,7 @@ import { join, sep } from 'node:path';
 import { createVitest, type Reporter, type Vitest } from 'vitest/node';
 import { schemaValidatorsCode } from '../helpers/judge/schema-validators.js';
 import { specDocuments } from '../helpers/spec/documents.js';
+import { escapeRegExp } from '../helpers/http/redact.js';
 import { AREA_ORDER } from '../helpers/spec/facts.js';
 import { packagePath } from '../helpers/package-root.js';
 import type { RunConfig } from '../helpers/run-config.js';
@@ -65,8 +66,9 @@ function modulesUnder(dir: string): RegExp {
   return new RegExp(`^${literalPath(dir)}/`);
 }
 
+/** A path as vite writes a module id (forward slashes), escaped to match literally. */
 function literalPath(path: string): string {
-  return path.split(sep).join('/').replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
+  return escapeRegExp(path.split(sep).join('/'));
 }
 
 /** Engines no run is using; two runs in flight at once each take their own, as vitest runs one test run at a time. */

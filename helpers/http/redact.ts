@@ -89,6 +89,7 @@ export function isShortSecret(secret: string): boolean {
   return secret.length > 0 && secret.length < SUBSTRING_REDACTION_FROM;
 }
 
-function escapeRegExp(text: string): string {
+/** `text` as a regular expression that matches it literally. */
+export function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
 }
