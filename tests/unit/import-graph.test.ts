@@ -1,10 +1,11 @@
 // An import circle makes a module's meaning depend on the order of loading, and every change to one of
 // its members a change to all: the project's modules import one another in one direction only.
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { RUN_STATE_MODULES } from '../../cli/suite-engine.js';
 import { packagePath } from '../../helpers/package-root.js';
+import { projectModules as modulesIn } from '../support/source-scan.js';
 
 const ROOT = packagePath();
 const FOLDERS = ['cli', 'helpers', 'server', 'suites', 'bench'];
@@ -60,10 +61,7 @@ function importsAcross(graph: ReadonlyMap<string, readonly string[]>, from: stri
 }
 
 function projectModules(): string[] {
-  const inFolders = FOLDERS.flatMap((folder) => readdirSync(join(ROOT, folder), { recursive: true, encoding: 'utf8' })
-    .filter((file) => file.endsWith('.ts'))
-    .map((file) => join(folder, file)));
-  return ['index.ts', ...inFolders].sort();
+  return ['index.ts', ...modulesIn(FOLDERS)].sort();
 }
 
 // An import that loads its module when the importer loads: not `import type`, not a dynamic import(). The
