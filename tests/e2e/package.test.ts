@@ -57,6 +57,9 @@ function readReport(reportDir: string): Report {
   return parseJson(readFileSync(join(reportDir, 'report.json'), 'utf8')) as unknown as Report;
 }
 
+/** A consumer's line that starts a server with a defect, made with the public overrides: a default page of 10 where the spec says 20. */
+const PAGE_OF_TEN_SERVER = 'const server = await startReferenceServer({ overrides: [{ selectPage: (pets, query, reference) => reference(pets, { ...query, limit: query.limit ?? 10 }) }] });';
+
 /**
  * Rules that failed or could not be judged, and MUST rules skipped, with why: the whole story when a
  * certification fails. (A SHOULD skipped by default, such as the recovery check, is no defect.)
@@ -195,8 +198,7 @@ describe('the packed package', () => {
     const reportDir = join(work, 'programmatic');
     writeFileSync(join(consumer, 'certify.mjs'), [
       "import { runConformance, startReferenceServer } from 'petstore-conformance';",
-      // A server with a defect, made with the public overrides: a default page of 10 where the spec says 20.
-      'const server = await startReferenceServer({ overrides: [{ selectPage: (pets, query, reference) => reference(pets, { ...query, limit: query.limit ?? 10 }) }] });',
+      PAGE_OF_TEN_SERVER,
       'try {',
       "  const report = await runConformance({ baseUrl: server.url, apiKey: server.apiKey, only: ['listing'], reportDir: process.argv[2] });",
       '  const { runId, verdict, exitCode, tool, specVersion, options } = report;',
@@ -230,7 +232,7 @@ describe('the packed package', () => {
   it('certifies twice in one program, the second run judging as the first', async () => {
     writeFileSync(join(consumer, 'twice.mjs'), [
       "import { runConformance, startReferenceServer } from 'petstore-conformance';",
-      'const server = await startReferenceServer({ overrides: [{ selectPage: (pets, query, reference) => reference(pets, { ...query, limit: query.limit ?? 10 }) }] });',
+      PAGE_OF_TEN_SERVER,
       'const runs = [];',
       'try {',
       '  for (const reportDir of process.argv.slice(2)) {',
