@@ -1,10 +1,11 @@
 // A target whose rate limit never frees up: pacing honours it, and --max-duration bounds the whole run.
 // A mock whose every rate-limit header is 0 (as Stoplight Prism sends them): pacing slows the run, and says so.
+// A sliding log whose oldest requests age out while its Remaining is 0: a request then answered is no request over the limit.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectKeyNowhere, ruleOf, runAgainst } from '../support/hostile-run.js';
-import { prismLikeHandler, startHttpServer, type LoopbackServer } from '../support/hostile-servers.js';
+import { prismLikeHandler, startHttpServer, type Handler, type LoopbackServer } from '../support/hostile-servers.js';
 
 /** Every answer says the window is spent and resets 100 s from now: a run that obeys it would wait forever. */
 function startExhaustedServer(): Promise<{ server: Server; url: string; requests: () => number }> {
@@ -82,4 +83,43 @@ describe('a mock whose every rate-limit header is 0 (Remaining 0, Reset 0, as Pr
     expect(counting).not.toMatch(/\b0 request\(s\) lowered|[^\d]0 of \d+ lowered|not counted/);
     expectKeyNowhere(run);
   }, 90_000);
+});
+
+/**
+ * A sliding log of 20 requests, scripted: once its Remaining reaches 0, its three oldest requests age out, so the next
+ * three are answered (Remaining 2, 1, 0) and the one after them 429. Its Reset, in whole seconds, stays where it was,
+ * as a real log's may for a second: the time the oldest request left still counted drops out.
+ */
+function agingSlidingLogHandler(): Handler {
+  const limit = 20;
+  const reset = String(Math.floor(Date.now() / 1000) + 30);
+  let remaining = limit;
+  let agedOut = false;
+  return (_request, response) => {
+    if (remaining === 0 && !agedOut) {
+      agedOut = true;
+      remaining = 3;
+    }
+    const limited = remaining === 0;
+    if (!limited) remaining -= 1;
+    const headers = { 'content-type': 'application/json', 'x-ratelimit-limit': String(limit), 'x-ratelimit-remaining': String(remaining), 'x-ratelimit-reset': reset };
+    if (limited) response.writeHead(429, { ...headers, 'retry-after': '30' }).end(JSON.stringify({ status: 429, message: 'Too many requests' }));
+    else response.writeHead(200, headers).end('[]');
+  };
+}
+
+describe('a sliding log whose oldest requests age out while the probe finds Remaining 0, its Reset in the same second', () => {
+  let target: LoopbackServer;
+  beforeAll(async () => {
+    target = await startHttpServer(agingSlidingLogHandler());
+  });
+  afterAll(() => target.close());
+
+  it('RATE-07 passes: the requests answered after Remaining 0 had room the log freed, and the first over the limit was refused', async () => {
+    const run = await runAgainst(target.baseUrl, ['--only', 'RATE-07']);
+    const rule = ruleOf(run, 'RATE-07');
+    expect({ status: rule.status, message: rule.message }).toEqual({ status: 'passed', message: undefined });
+    expect(rule.observations.join('\n')).toMatch(/the first 429 answered request \d+/);
+    expectKeyNowhere(run);
+  });
 });
