@@ -72,6 +72,7 @@ export const CREATING_DEFECTS = [
     area: 'creating',
     description: 'answers a created pet with 200 instead of 201',
     rules: ['CREATE-01', 'FUZZ-02', 'FUZZ-03'],
+    mishandlesEvery: { shape: 'anything' },
     overrides: {
       respond: onAnswer('createPet', (answer) => (answer.status === 201 ? { ...answer, status: 200 } : answer)),
     },
@@ -81,6 +82,7 @@ export const CREATING_DEFECTS = [
     area: 'creating',
     description: 'leaves id out of the 201 body (the pet is stored with one)',
     rules: ['CREATE-02', 'CREATE-04', 'CREATE-05', 'FUZZ-02', 'FUZZ-03'],
+    mishandlesEvery: { shape: 'anything' },
     overrides: {
       petBody: onPetBody('createPet', (body) => without(body, 'id')),
     },
@@ -90,6 +92,7 @@ export const CREATING_DEFECTS = [
     area: 'creating',
     description: 'leaves status out of the 201 body (it is stored)',
     rules: ['CREATE-03', 'FUZZ-02', 'FUZZ-03'],
+    mishandlesEvery: { shape: 'int64-beyond-double' },
     overrides: {
       petBody: onPetBody('createPet', (body) => without(body, 'status')),
     },
@@ -99,6 +102,7 @@ export const CREATING_DEFECTS = [
     area: 'creating',
     description: 'stores categoryId as a double, so values above 2^53 come back changed',
     rules: ['CREATE-03', 'CREATE-05', 'CREATE-14', 'FUZZ-02', 'FUZZ-03', 'CONS-01', 'CONS-10'],
+    mishandlesEvery: { shape: 'int64-beyond-double' },
     overrides: {
       readNewPet: (text, reference) => {
         const read = reference(text);
@@ -131,6 +135,7 @@ export const CREATING_DEFECTS = [
     area: 'creating',
     description: 'gives a pet created without status the status "unknown"',
     rules: ['CREATE-06', 'FUZZ-02', 'FUZZ-03', 'CONS-10'],
+    mishandlesEvery: { shape: 'status-absent' },
     overrides: {
       readNewPet: (text, reference) => {
         const read = reference(text);
@@ -143,6 +148,7 @@ export const CREATING_DEFECTS = [
     area: 'creating',
     description: 'accepts a body without name',
     rules: ['CREATE-08', 'FUZZ-01', 'FUZZ-03', 'CONS-10'],
+    mishandlesEvery: { mutation: 'name-missing' },
     overrides: {
       readName: (raw, reference) => (raw === undefined ? { value: undefined } : reference(raw)),
     },
@@ -152,6 +158,7 @@ export const CREATING_DEFECTS = [
     area: 'creating',
     description: 'accepts categoryId "7" as 7',
     rules: ['CREATE-09', 'FUZZ-01'],
+    mishandlesEvery: { mutation: 'categoryId-as-string' },
     overrides: {
       readCategoryId: (raw, reference) => (typeof raw === 'string' ? readInt64Literal(raw) : reference(raw)),
     },
@@ -161,6 +168,7 @@ export const CREATING_DEFECTS = [
     area: 'creating',
     description: 'accepts null for name, categoryId and status',
     rules: ['CREATE-09', 'FUZZ-01', 'FUZZ-03', 'CONS-10'],
+    mishandlesEvery: { mutation: 'null-field' },
     overrides: {
       readName: (raw, reference) => (raw === null ? { value: null } : reference(raw)),
       readCategoryId: (raw, reference) => (raw === null ? { value: null } : reference(raw)),
@@ -172,6 +180,7 @@ export const CREATING_DEFECTS = [
     area: 'creating',
     description: 'accepts a fractional or exponent categoryId and truncates it',
     rules: ['CREATE-10', 'FUZZ-01'],
+    mishandlesEvery: { mutation: 'categoryId-fraction' },
     overrides: {
       readCategoryId: (raw, reference) => (isLosslessNumber(raw) && !INTEGER_LITERAL.test(raw.value) && Number.isFinite(Number(raw.value))
         ? readInt64Literal(String(Math.trunc(Number(raw.value))))
@@ -183,6 +192,7 @@ export const CREATING_DEFECTS = [
     area: 'creating',
     description: 'accepts any status string (Available, unknown, …)',
     rules: ['CREATE-11', 'FUZZ-01', 'FUZZ-03', 'CONS-10'],
+    mishandlesEvery: { mutation: 'status-outside-enum' },
     overrides: {
       readStatus: (raw, reference) => (typeof raw === 'string' ? { value: raw } : reference(raw)),
     },
@@ -192,6 +202,7 @@ export const CREATING_DEFECTS = [
     area: 'creating',
     description: 'accepts an array body and creates its first element',
     rules: ['CREATE-12', 'FUZZ-01'],
+    mishandlesEvery: { mutation: 'body-in-array' },
     overrides: {
       parseBody: (text, reference) => {
         const body = reference(text);
@@ -204,6 +215,7 @@ export const CREATING_DEFECTS = [
     area: 'creating',
     description: 'answers malformed JSON or an empty body with 500',
     rules: ['CREATE-13', 'ERR-04', 'FUZZ-01'],
+    mishandlesEvery: { mutation: 'malformed-json' },
     overrides: {
       readNewPet: (text, reference, server) => {
         try {
@@ -220,6 +232,7 @@ export const CREATING_DEFECTS = [
     area: 'creating',
     description: 'answers every invalid body with 422 instead of 400',
     rules: [...CREATE_400_RULES, 'FUZZ-01'],
+    mishandlesEvery: { mutation: 'name-missing' },
     overrides: {
       invalidNewPet: (failure, request, reference, server) => (failure.status === 400 ? server.seams.error(422, failure.code, failure.message) : reference(failure, request)),
     },
@@ -229,6 +242,7 @@ export const CREATING_DEFECTS = [
     area: 'creating',
     description: 'rejects a categoryId outside int32 with 400',
     rules: ['CREATE-03', 'FUZZ-02'],
+    mishandlesEvery: { shape: 'int64-beyond-double' },
     overrides: {
       readCategoryId: (raw, reference) => {
         if (!isLosslessNumber(raw) || !INTEGER_LITERAL.test(raw.value)) return reference(raw);
@@ -418,6 +432,7 @@ export const CREATING_DEFECTS = [
     area: 'creating',
     description: 'assigns status to a Rails ActiveRecord enum, whose ArgumentError for an unmapped value goes unrescued: 500 (a blank value becomes nil)',
     rules: ['CREATE-11', 'ERR-04', 'FUZZ-01'],
+    mishandlesEvery: { mutation: 'status-outside-enum' },
     overrides: {
       // A blank value becomes nil.
       readStatus: (raw, reference) => (raw === '' ? { value: undefined } : reference(raw)),
@@ -461,6 +476,7 @@ export const CREATING_DEFECTS = [
     area: 'creating',
     description: 'leaves body-parser\'s SyntaxError to Express\'s default error handler: malformed JSON and non-object bodies get an HTML 400 page',
     rules: ['CREATE-12', 'CREATE-13', 'ERR-01', 'ERR-02', 'FUZZ-01'],
+    mishandlesEvery: { mutation: 'body-not-object' },
     overrides: {
       // body-parser in strict mode throws for any non-empty body that is not JSON, or not an object or array
       // (an empty one it reads as {}), and the default error handler answers with an HTML page.
@@ -476,6 +492,7 @@ export const CREATING_DEFECTS = [
     area: 'creating',
     description: 'answers an unreadable body (HttpMessageNotReadableException) with Spring Boot\'s default error body {timestamp, status, error, path}',
     rules: ['CREATE-12', 'CREATE-13', 'ERR-02', 'FUZZ-01'],
+    mishandlesEvery: { mutation: 'malformed-json' },
     overrides: {
       // An HttpMessageNotReadableException (Jackson could not read the body) gets the default error body.
       invalidNewPet: (failure, request, reference) => (failure.status === 400 && failure.unreadable
@@ -488,6 +505,7 @@ export const CREATING_DEFECTS = [
     area: 'creating',
     description: 'answers every invalid body with fastify\'s own error shape {statusCode, code, error, message}, which has no status',
     rules: [...CREATE_400_RULES, 'ERR-02', 'FUZZ-01'],
+    mishandlesEvery: { mutation: 'name-missing' },
     overrides: {
       invalidNewPet: (failure, request, reference) => {
         if (failure.status !== 400) return reference(failure, request);
@@ -521,6 +539,7 @@ export const CREATING_DEFECTS = [
     description: 'answers 201 with a Location and no body (Spring ResponseEntity.created(uri).build())',
     // No body, so no content type to judge either: ERR-05 judges bodies, and the rules on what a 201 carries fail.
     rules: ['CREATE-02', 'CREATE-03', 'CREATE-04', 'CREATE-05', 'CREATE-06', 'FUZZ-02', 'FUZZ-03'],
+    mishandlesEvery: { shape: 'anything' },
     overrides: {
       respond: onAnswer('createPet', (answer, _request, server) => (answer.status === 201
         ? { status: 201, headers: { location: `${server.settings.basePath}/pets/${String((answer.json as PetBody).id)}` } }
@@ -532,6 +551,7 @@ export const CREATING_DEFECTS = [
     area: 'creating',
     description: 'writes the id of the 201 body as a JSON string (a workaround for JSON.stringify and BigInt)',
     rules: ['CREATE-02', 'CREATE-04', 'CREATE-05', 'FUZZ-02', 'FUZZ-03'],
+    mishandlesEvery: { shape: 'anything' },
     overrides: {
       // JSON.stringify cannot write a BigInt, so the id goes out as a string.
       petBody: onPetBody('createPet', (body, pet) => ({ ...body, id: String(pet.id) })),

@@ -38,6 +38,7 @@ export const ERRORS_DEFECTS = [
     area: 'errors',
     description: 'leaves code out of every Error body',
     rules: ERROR_SCHEMA_RULES,
+    mishandlesEvery: { mutation: 'name-missing' },
     overrides: {
       error: (status, code, message, reference) => {
         const error = reference(status, code, message);
@@ -73,6 +74,7 @@ export const ERRORS_DEFECTS = [
     area: 'errors',
     description: 'writes the Error status as a string ("status": "404"): a Pydantic model declaring status: str, or String(res.statusCode) in an Express error handler',
     rules: ERROR_SCHEMA_RULES,
+    mishandlesEvery: { mutation: 'name-missing' },
     overrides: {
       error: (status, code, message, reference) => {
         const error = reference(status, code, message);
@@ -85,6 +87,7 @@ export const ERRORS_DEFECTS = [
     area: 'errors',
     description: 'writes "message": null: Jackson serialises the null getReason() of a Spring ResponseStatusException thrown without a reason',
     rules: ERROR_SCHEMA_RULES,
+    mishandlesEvery: { mutation: 'name-missing' },
     overrides: {
       error: (status, code, message, reference) => {
         const error = reference(status, code, message);
@@ -97,6 +100,7 @@ export const ERRORS_DEFECTS = [
     area: 'errors',
     description: 'puts the human-readable text under detail instead of message, as FastAPI\'s HTTPException does',
     rules: ERROR_SCHEMA_RULES,
+    mishandlesEvery: { mutation: 'name-missing' },
     overrides: {
       error: (status, code, message, reference) => {
         const error = reference(status, code, message);
@@ -119,6 +123,7 @@ export const ERRORS_DEFECTS = [
     area: 'errors',
     description: 'wraps every Error in an envelope, {"error": {"code", "message", "status"}}, as Google\'s JSON style guide does',
     rules: ERROR_SCHEMA_RULES,
+    mishandlesEvery: { mutation: 'name-missing' },
     overrides: {
       error: (status, code, message, reference) => {
         const error = reference(status, code, message);
@@ -279,6 +284,7 @@ export const ERRORS_DEFECTS = [
     area: 'errors',
     description: 'sends code as the number of the HTTP status (Error { code: 404 }), as many hand-written error mappers do, where the spec asks for a string',
     rules: ERROR_SCHEMA_RULES,
+    mishandlesEvery: { mutation: 'name-missing' },
     overrides: {
       error: (status, code, message, reference) => {
         const error = reference(status, code, message);

@@ -17,7 +17,7 @@ import { validateSchema } from '../../helpers/judge/schema.js';
 import { DEFAULT_OPTIONS } from '../../cli/resolve-options.js';
 import { generatedValues, sendGenerated, shrinkFirstFailure, type FuzzBudget, type Probe } from '../../helpers/fuzz/property.js';
 import type { Report } from '../../cli/report.js';
-import type { DefectId } from '../../server/defects.js';
+import { defectById, DEFECTS, type DefectId } from '../../server/defects.js';
 import { createReferenceApp } from '../../server/reference-server.js';
 import { withSwitches } from '../../server/switches.js';
 import { ruleIds } from '../support/cli.js';
@@ -43,21 +43,11 @@ const RUN = { timeoutMs: 120_000 };
 // The body fuzzing alone: the stateful exploration (FUZZ-03) has its own file, tests/e2e/exploration.test.ts.
 const FUZZING = ['--only', 'FUZZ-01,FUZZ-02', '--reporter', 'json'];
 
-/** Every fuzz defect: the mutation (FUZZ-01) or valid shape (FUZZ-02) each of whose bodies it mishandles. */
-const TRIGGERS: ReadonlyArray<{ defect: DefectId; mutation?: string; shape?: string }> = [
-  { defect: 'create-name-optional', mutation: 'name-missing' },
-  { defect: 'create-categoryid-string-coerced', mutation: 'categoryId-as-string' },
-  { defect: 'create-fraction-truncated', mutation: 'categoryId-fraction' },
-  { defect: 'create-status-unchecked', mutation: 'status-outside-enum' },
-  { defect: 'create-malformed-500', mutation: 'malformed-json' },
-  { defect: 'create-422', mutation: 'name-missing' },
-  { defect: 'create-null-accepted', mutation: 'null-field' },
-  { defect: 'create-array-body', mutation: 'body-in-array' },
-  { defect: 'create-categoryid-double', shape: 'int64-beyond-double' },
-  { defect: 'create-int32-categoryid', shape: 'int64-beyond-double' },
-  { defect: 'create-status-not-echoed', shape: 'int64-beyond-double' },
-  { defect: 'create-missing-status-unknown', shape: 'status-absent' },
-];
+/** Every fuzz defect: the mutation (FUZZ-01) or valid shape (FUZZ-02) each of whose bodies it mishandles, as its catalog entry says. */
+const TRIGGERS = DEFECTS.flatMap(({ id }) => {
+  const { mutation, shape } = defectById(id).mishandlesEvery ?? {};
+  return [...(mutation ? [{ defect: id, mutation }] : []), ...(shape ? [{ defect: id, shape }] : [])];
+});
 
 function mutationNamed(name: string) {
   const found = MUTATIONS.find((mutation) => mutation.name === name);
