@@ -16,15 +16,15 @@ import { diffAgainst, formatDiff, FUZZING_SAMPLE, harnessPlan, isCaught, withChi
 import { certifyInProcess, runInProcess } from '../support/in-process.js';
 import { scratchDir } from '../support/scratch.js';
 
-// The harness's plan: a run's checks fit in one window, so no run waits one out (at 300 a minute each did).
-const CONFORMING = harnessPlan(undefined);
+// Isolation is about the fixtures, caches and probe a run leaves: one fuzzing body of each class is enough of that area.
+const ARGS = ['--strict', ...FUZZING_SAMPLE];
+// The harness's plan for such runs: their checks fit in one window, so no run waits one out.
+const CONFORMING = harnessPlan(undefined, undefined, true);
 // A listing defect: the fixtures, caches and 429 probe of the run before it all bear on what it sees. (Not one
 // that hides a written pet from its pages: the run would wait out read-after-write backoffs for seconds.)
 const DEFECT_ID: DefectId = 'list-limit-off-by-one';
 const DEFECT = defectById(DEFECT_ID);
 const DEFECTIVE = { ...CONFORMING, defects: [DEFECT_ID] };
-// Isolation is about the fixtures, caches and probe a run leaves: one fuzzing body of each class is enough of that area.
-const ARGS = ['--strict', ...FUZZING_SAMPLE];
 const RUN_TIMEOUT_MS = 120_000;
 
 /** Each rule's status, but those a defect's rules may reach by chance (the seed decides): a fact of the seed, not of the run before. */
