@@ -13,7 +13,7 @@ import type { CliRun } from '../support/cli.js';
 import { harnessPlan, withChildSlot } from '../support/harness.js';
 import { expectKeyNowhere, HOSTILE_KEY, ruleOf, rulesRun, runAgainst } from '../support/hostile-run.js';
 import {
-  resetMidResponse, selfSignedCertificate, sendJson, startClosingFront, startHttpServer, startTcpServer, startTlsFront, unusedPort, type LoopbackServer,
+  resetMidResponse, refusedPort, selfSignedCertificate, sendJson, startClosingFront, startHttpServer, startTcpServer, startTlsFront, type LoopbackServer,
 } from '../support/hostile-servers.js';
 import { scratchDir } from '../support/scratch.js';
 
@@ -36,7 +36,7 @@ function expectUnreachable(run: CliRun, cause: RegExp): void {
 
 describe('a target that cannot be reached at all', () => {
   it('refusing connections exits 3 and asks whether the server runs on that port', async () => {
-    const run = await runAgainst(`http://127.0.0.1:${await unusedPort()}/v1`, ['--timeout', '2000']);
+    const run = await runAgainst(`http://127.0.0.1:${await refusedPort()}/v1`, ['--timeout', '2000']);
     expectUnreachable(run, /connection refused \(is the server running, and on that port\?\)/);
   });
 

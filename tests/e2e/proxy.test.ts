@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startReferenceServer, type RunningReferenceServer } from '../../server/reference-server.js';
 import { runCli, type CliRun } from '../support/cli.js';
 import { harnessPlan, outputTail, timedInChildSlot, withChildSlot } from '../support/harness.js';
-import { selfSignedCertificate, startTlsFront, type LoopbackServer } from '../support/hostile-servers.js';
+import { refusedPort, selfSignedCertificate, startTlsFront, type LoopbackServer } from '../support/hostile-servers.js';
 import { startTinyproxy, tinyproxyMissing, type RunningTinyproxy } from '../support/tinyproxy.js';
 import { scratchDir } from '../support/scratch.js';
 
@@ -52,15 +52,6 @@ class TinyProxy {
   }
 }
 
-/** A loopback port nothing listens on: taken from the OS, then released. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
 describe('a target reachable only through a proxy', () => {
   let target: RunningReferenceServer;
   let proxy: TinyProxy;
@@ -73,7 +64,7 @@ describe('a target reachable only through a proxy', () => {
     target = await startReferenceServer({ apiKeys: KEYS, ...harnessPlan(undefined) });
     proxy = new TinyProxy(Number(new URL(target.url).port));
     proxyPort = await proxy.start();
-    baseUrl = `http://127.0.0.1:${await closedPort()}/v1`;
+    baseUrl = `http://127.0.0.1:${await refusedPort()}/v1`;
   });
   afterAll(async () => {
     await proxy.stop();
@@ -112,7 +103,7 @@ describe('a target reachable only through a proxy', () => {
   });
 
   it('names the proxy when the proxy itself cannot be reached', async () => {
-    const env = { PETSTORE_API_KEY: KEYS[3]!, HTTP_PROXY: `http://127.0.0.1:${await closedPort()}` };
+    const env = { PETSTORE_API_KEY: KEYS[3]!, HTTP_PROXY: `http://127.0.0.1:${await refusedPort()}` };
     const run = await withChildSlot(() => runCli(['--base-url', baseUrl, '--only', 'store'], { env }));
     expect(run.code).toBe(3);
     expect(run.stderr).toMatch(/cannot reach the proxy http:\/\/127\.0\.0\.1:\d+ \(for http:\/\/127\.0\.0\.1:\d+\): connection refused/);
@@ -170,8 +161,8 @@ describe('a proxy that refuses ends the run as not judged (exit 3), naming the p
   let httpsTarget: string;
 
   beforeAll(async () => {
-    httpTarget = `http://127.0.0.1:${await closedPort()}/v1`;
-    httpsTarget = `https://127.0.0.1:${await closedPort()}/v1`;
+    httpTarget = `http://127.0.0.1:${await refusedPort()}/v1`;
+    httpsTarget = `https://127.0.0.1:${await refusedPort()}/v1`;
   });
 
   it('a proxy answering 407 to a plain http target stops the run at its first answer', async () => {
@@ -277,7 +268,7 @@ describe.skipIf(tinyproxyAbsent !== undefined)(`through tinyproxy, which require
 
   it('refusing the tunnel to a port it does not allow, ends an https run with exit 3 and its answer', async () => {
     const env = { PETSTORE_API_KEY: TINYPROXY_KEYS[3]!, HTTPS_PROXY: withCredentials(PROXY_PASSWORD) };
-    const refusedTarget = `https://127.0.0.1:${await closedPort()}/v1`;
+    const refusedTarget = `https://127.0.0.1:${await refusedPort()}/v1`;
     const { run, elapsedMs } = await timedRun(['--base-url', refusedTarget, '--ca-file', caFile], { env, timeoutMs: 60_000 });
     expectProxyRefusal(run, elapsedMs, new RegExp(`the proxy ${tinyproxy.url} answered 403 Access violation to CONNECT 127\\.0\\.0\\.1:\\d+: the request never reached the target`));
     expect(run.report).toBeUndefined();

@@ -6,6 +6,7 @@ import { createServer as createHttpServer, request as httpRequest, type Incoming
 import { connect, createServer as createNetServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { createServer as createTlsServer } from 'node:tls';
 import { gzipSync } from 'node:zlib';
+import { readFileSync } from 'node:fs';
 
 export interface SeenRequest {
   method: string;
@@ -81,7 +82,43 @@ export async function startTcpServer(scheme: 'http' | 'https', onConnection: (so
   }), scheme, []);
 }
 
-/** A port nothing listens on, for "connection refused": bound once, then released. */
+/**
+ * A loopback port that refuses connections, and goes on refusing them: one below the range the system hands out for
+ * port 0 (Linux's ip_local_port_range), where no server the tests start can be given it. A port bound and released
+ * (unusedPort) is soon given to another test's server: a run meant to be refused once reached one. Found by
+ * connecting, not by binding, so that it never listens, even for a moment.
+ */
+export async function refusedPort(): Promise<number> {
+  const [firstEphemeral] = ephemeralPortRange();
+  for (let port = firstEphemeral - 1; port > 1024; port -= 1) {
+    if (await refusesConnections(port)) return port;
+  }
+  throw new Error(`no port below ${firstEphemeral} refuses connections on 127.0.0.1`);
+}
+
+/** The ports the system hands out for port 0; IANA's dynamic range where it does not say. */
+function ephemeralPortRange(): [number, number] {
+  try {
+    const [first, last] = readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/).map(Number);
+    if (Number.isInteger(first) && Number.isInteger(last)) return [first!, last!];
+  } catch {
+    // Not Linux.
+  }
+  return [49_152, 65_535];
+}
+
+function refusesConnections(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(false);
+    });
+    socket.once('error', (error: NodeJS.ErrnoException) => resolve(error.code === 'ECONNREFUSED'));
+  });
+}
+
+/** A port free to listen on: bound once, then released (for a server that must be told its port, as tinyproxy). */
 export async function unusedPort(): Promise<number> {
   const server = createNetServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
