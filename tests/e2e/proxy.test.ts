@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startReferenceServer, type RunningReferenceServer } from '../../server/reference-server.js';
 import { runCli, type CliRun } from '../support/cli.js';
-import { harnessPlan, outputTail, timedInChildSlot, withChildSlot } from '../support/harness.js';
+import { FUZZING_SAMPLE, harnessPlan, outputTail, timedInChildSlot, withChildSlot } from '../support/harness.js';
 import { refusedPort, selfSignedCertificate, startTlsFront, type LoopbackServer } from '../support/hostile-servers.js';
 import { startTinyproxy, tinyproxyMissing, type RunningTinyproxy } from '../support/tinyproxy.js';
 import { scratchDir } from '../support/scratch.js';
@@ -60,8 +60,9 @@ describe('a target reachable only through a proxy', () => {
 
   beforeAll(async () => {
     // A key per test: the full run's 429 probe spends its key's window, which must not stall the others. The
-    // harness's plan keeps that probe to a hundred requests through the proxy, not six hundred.
-    target = await startReferenceServer({ apiKeys: KEYS, ...harnessPlan(undefined) });
+    // harness's plan for a run whose fuzzing sends one body of each kind keeps that probe to some 65 requests
+    // through the proxy, not six hundred.
+    target = await startReferenceServer({ apiKeys: KEYS, ...harnessPlan(undefined, undefined, true) });
     proxy = new TinyProxy(Number(new URL(target.url).port));
     proxyPort = await proxy.start();
     baseUrl = `http://127.0.0.1:${await refusedPort()}/v1`;
@@ -74,7 +75,7 @@ describe('a target reachable only through a proxy', () => {
   it('is certified through HTTP_PROXY, every request passing the proxy with its credentials, which no output shows', async () => {
     const before = proxy.seen.length;
     const env = { PETSTORE_API_KEY: KEYS[0]!, HTTP_PROXY: `http://${PROXY_USER}:${PROXY_PASSWORD}@127.0.0.1:${proxyPort}` };
-    const run = await withChildSlot(() => runCli(['--base-url', baseUrl, '--strict'], { env, timeoutMs: 4 * 60_000 }));
+    const run = await withChildSlot(() => runCli(['--base-url', baseUrl, '--strict', ...FUZZING_SAMPLE], { env, timeoutMs: 4 * 60_000 }));
     if (run.report === undefined) expect.fail(`the run exited ${run.code} without report.json\n${outputTail(run)}`);
     expect({ code: run.code, verdict: run.report.verdict }).toEqual({ code: 0, verdict: 'certified' });
     const relayed = proxy.seen.slice(before);
