@@ -21,20 +21,49 @@ if (missing) console.warn(`report.html browser tests skipped: ${missing}`);
 const DESKTOP = { width: 1280, height: 900 };
 const PHONE = { width: 390, height: 844 };
 
-/** A page that records anything it tries to fetch and any script error, so a test can demand none. */
-async function open(browser: Browser, file: string, viewport = DESKTOP): Promise<{ page: Page; fetched: string[]; errors: string[] }> {
-  const page = await browser.newPage({ viewport });
-  // Generous: the machine is shared, and a screenshot waits for a whole paint.
-  page.setDefaultTimeout(30_000);
-  const fetched: string[] = [];
-  const errors: string[] = [];
-  page.on('request', (request) => fetched.push(request.url()));
-  page.on('pageerror', (error) => errors.push(error.message));
-  page.on('console', (message) => {
-    if (message.type() === 'error') errors.push(message.text());
-  });
-  await page.goto(pathToFileURL(file).href);
-  return { page, fetched: fetched.filter((url) => url !== pathToFileURL(file).href), errors };
+/** What a page did since it was opened: anything it tried to fetch besides the document, and any script error. */
+interface Visit {
+  page: Page;
+  fetched: string[];
+  errors: string[];
+}
+
+/**
+ * The page the tests open the reports in, one after another: starting a page (its browser context and renderer)
+ * cost some 0.6 s of CPU, more than loading the report into one. Each opening starts from a blank document, so
+ * that nothing of the last test's stays: a load of the same URL over it would be a reload, which restores its form
+ * controls (the filters), and the viewport and media are set again.
+ */
+class ReportTab {
+  private visit: Visit | undefined;
+  private documentUrl = '';
+
+  private constructor(private readonly page: Page) {
+    page.setDefaultTimeout(30_000); // Generous: the machine is shared, and a screenshot waits for a whole paint.
+    page.on('request', (request) => {
+      if (request.url() !== this.documentUrl) this.visit?.fetched.push(request.url());
+    });
+    page.on('pageerror', (error) => this.visit?.errors.push(error.message));
+    page.on('console', (message) => {
+      if (message.type() === 'error') this.visit?.errors.push(message.text());
+    });
+  }
+
+  static async in(browser: Browser): Promise<ReportTab> {
+    return new ReportTab(await browser.newPage());
+  }
+
+  async open(file: string, viewport = DESKTOP): Promise<Visit> {
+    this.visit = undefined;
+    await this.page.goto('about:blank');
+    await this.page.setViewportSize(viewport);
+    await this.page.emulateMedia({ media: null });
+    const visit: Visit = { page: this.page, fetched: [], errors: [] };
+    this.visit = visit;
+    this.documentUrl = pathToFileURL(file).href;
+    await this.page.goto(this.documentUrl);
+    return visit;
+  }
 }
 
 /**
@@ -53,6 +82,7 @@ async function screenshotWhole(page: Page, element: Locator, path: string): Prom
 
 describe.skipIf(missing !== undefined)('report.html in headless Chromium', () => {
   let browser: Browser;
+  let tab: ReportTab;
   let run: CliRun;
   let reportHtml: string;
 
@@ -62,6 +92,7 @@ describe.skipIf(missing !== undefined)('report.html in headless Chromium', () =>
       // The page is the subject, not the process that wrote it: the run is one in this process.
       withChildSlot(() => certifyInProcess({ defects: ['list-default-limit-10'] }, ['--only', 'listing'], { timeoutMs: 120_000 })),
     ]);
+    tab = await ReportTab.in(browser);
     reportHtml = join(run.reportDir, 'report.html');
     console.info(`report.html and its screenshots: ${run.reportDir}`);
   }, SLOT_WAIT_MS);
@@ -71,7 +102,7 @@ describe.skipIf(missing !== undefined)('report.html in headless Chromium', () =>
   });
 
   it('shows the verdict, and a failed rule whose evidence is visible once expanded', async () => {
-    const { page, fetched, errors } = await open(browser, reportHtml);
+    const { page, fetched, errors } = await tab.open(reportHtml);
     expect(await page.locator('#verdict').innerText()).toBe('Not certified');
     // A default page of 10 fails LIST-02 and, with a status filter, LIST-14.
     expect(await page.locator('.verdict-why').innerText()).toBe('2 MUST rules failed.');
@@ -97,7 +128,7 @@ describe.skipIf(missing !== undefined)('report.html in headless Chromium', () =>
   });
 
   it('shows the specification rendered from its Markdown, its tables as tables, a rule\'s section link landing there', async () => {
-    const { page, errors } = await open(browser, reportHtml);
+    const { page, errors } = await tab.open(reportHtml);
     const table = page.locator('#spec table').first();
     expect(await page.locator('#spec table').count()).toBeGreaterThanOrEqual(5);
     expect(await table.locator('th').first().innerText()).toBe('Environment');
@@ -109,7 +140,7 @@ describe.skipIf(missing !== undefined)('report.html in headless Chromium', () =>
   });
 
   it('fits a phone screen: nothing is wider than the viewport, even with evidence open', async () => {
-    const { page } = await open(browser, reportHtml, PHONE);
+    const { page } = await tab.open(reportHtml, PHONE);
     await page.screenshot({ path: join(run.reportDir, 'report-phone.png') });
     await page.locator('#rule-LIST-02 details.evidence > summary').click();
     const widest = await page.evaluate('document.documentElement.scrollWidth');
@@ -118,7 +149,7 @@ describe.skipIf(missing !== undefined)('report.html in headless Chromium', () =>
   });
 
   it('filters the rules by outcome and by level', async () => {
-    const { page } = await open(browser, reportHtml);
+    const { page } = await tab.open(reportHtml);
     const visibleIds = () => page.locator('.rule:visible .rule-id').allInnerTexts();
     await page.getByLabel('Failed or errored (2)').check();
     expect(await visibleIds()).toEqual(['LIST-02', 'LIST-14']);
@@ -133,14 +164,14 @@ describe.skipIf(missing !== undefined)('report.html in headless Chromium', () =>
   });
 
   it('opens the evidence of a rule linked from the "to look at" list', async () => {
-    const { page } = await open(browser, reportHtml);
+    const { page } = await tab.open(reportHtml);
     await page.locator('.to-fix a[href="#rule-LIST-02"]').click();
     // The page opens it on hashchange, an event that may come after the click has returned.
     await page.locator('#rule-LIST-02 .http-response').waitFor({ state: 'visible', timeout: 5_000 });
   });
 
   it('prints every piece of evidence expanded, without the filters', async () => {
-    const { page } = await open(browser, reportHtml);
+    const { page } = await tab.open(reportHtml);
     await page.emulateMedia({ media: 'print' });
     expect(await page.locator('#rule-LIST-02 .http-response').isVisible()).toBe(true);
     expect(await page.locator('.filters').isVisible()).toBe(false);
@@ -154,7 +185,7 @@ describe.skipIf(missing !== undefined)('report.html in headless Chromium', () =>
     const specFile = join(dir, 'spec.md');
     writeFileSync(specFile, HOSTILE_SPEC_MARKDOWN);
     writeFileSync(file, toHtml(sampleReport(), specSections(specFile)));
-    const { page, fetched, errors } = await open(browser, file);
+    const { page, fetched, errors } = await tab.open(file);
     await page.locator('#rule-CREATE-03 details.evidence > summary').click();
     expect(await page.evaluate('window.__pwned')).toBeUndefined();
     expect(await page.locator('#rule-CREATE-03 .http-response').innerText()).toContain('{"name":"</pre><script>window.__pwned=1</script><img src=x onerror="window.__pwned=2">","note":"[U+202E]evil␇"}');
