@@ -18,8 +18,10 @@ const HUNDRED_AND_FIFTY: readonly PreloadPet[] = Array.from({ length: 150 }, (_,
 
 // The data layer's own cap, below the API's maximum of 100.
 const DATA_LAYER_PAGE_CAP = 50;
-// How long the category lookup between SELECT MAX(id) and the INSERT takes.
-const CATEGORY_LOOKUP_MS = 20;
+// How long the category lookup between SELECT MAX(id) and the INSERT takes: longer than the gap between two creates
+// sent together on a loaded machine, so that the run's first pets collide (at 20 ms, one harness run under a full
+// npm test saw none among them, and FETCH-01 passed).
+const CATEGORY_LOOKUP_MS = 100;
 const INT32_COLUMN = { min: -(2n ** 31n), max: 2n ** 31n - 1n };
 // The response cache of each server, keyed by the route template rather than the URL: one pet per server.
 const ROUTE_CACHE = new WeakMap<Context, StoredPet>();
