@@ -30,10 +30,10 @@ export const JUDGED_LEVELS = ['MUST', 'SHOULD'] as const;
 const HARNESS_LIMIT_PER_MINUTE = 400;
 
 /**
- * 240 a minute for a harness run whose fuzzing sends one body of each kind (or that holds no fuzzing): without the
- * defaults' 110 random bodies a whole run's checks send some 210 requests, of which some 175 count against the key
- * (those without a valid one do not), so they fit in one window with some 60 to spare, and the probe sends some 65
- * requests, where the harness limit left it some 125.
+ * 240 a minute for a harness run of the rate-limit checks whose fuzzing sends one body of each kind (or that holds
+ * no fuzzing): without the defaults' 110 random bodies a whole run's checks send some 210 requests, of which some
+ * 175 count against the key (those without a valid one do not), so they fit in one window with some 60 to spare,
+ * and the probe sends some 65 requests, where the harness limit left it some 125.
  */
 const SAMPLED_LIMIT_PER_MINUTE = 240;
 
@@ -62,7 +62,8 @@ const FEW_REQUESTS_WINDOW = { limit: 100, windowMs: 60_000 };
 /**
  * The rate limit a harness run certifies against, unless its switch sets its own: a small window for a run of
  * the rate-limit area alone, a minute of 100 for one beside areas that send few requests (`fuzzingSampled`: its
- * fuzzing sends one body of each class, not the defaults' 110), the harness limit for any other.
+ * fuzzing sends one body of each class, not the defaults' 110), 240 for any other with the rate-limit area and
+ * no more fuzzing than that, the harness limit for the rest.
  */
 export function harnessPlan(switchSettings: Partial<ServerSettings> | undefined, areas?: readonly string[], fuzzingSampled = false): ReferenceServerOptions {
   if (switchSettings?.rateLimit) return {};
@@ -71,8 +72,10 @@ export function harnessPlan(switchSettings: Partial<ServerSettings> | undefined,
   const fewRequests = areas !== undefined && areas.includes('ratelimit') && (fuzzingSampled || !areas.includes('fuzzing'))
     && areas.every((area) => FEW_REQUEST_AREAS.has(area));
   if (fewRequests) return { rateLimit: FEW_REQUESTS_WINDOW };
+  // A run without the rate-limit checks sends no probe, so a smaller window would save nothing; it only has to hold the checks.
+  const probed = areas === undefined || areas.includes('ratelimit');
   const fewBodies = fuzzingSampled || (areas !== undefined && !areas.includes('fuzzing'));
-  return { rateLimit: { limit: fewBodies ? SAMPLED_LIMIT_PER_MINUTE : HARNESS_LIMIT_PER_MINUTE, windowMs: 60_000 } };
+  return { rateLimit: { limit: probed && fewBodies ? SAMPLED_LIMIT_PER_MINUTE : HARNESS_LIMIT_PER_MINUTE, windowMs: 60_000 } };
 }
 
 /**
