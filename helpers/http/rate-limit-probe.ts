@@ -71,8 +71,9 @@ export async function provoke429(ctx: CheckContext): Promise<ProbeOutcome> {
       estimate = Math.min(estimate, seen.remaining);
     }
     if (seen.remaining === 0) lastZero = exchange;
-    // Room made since (a sliding log's oldest requests aged out): the window is no longer spent.
-    else if (lastZero && exchange.seq > lastZero.seq) lastZero = undefined;
+    // Room made since Remaining 0, counting this request: the window is no longer spent. A sliding log frees room as
+    // its oldest requests age out, and its Reset, in whole seconds, need not move meanwhile.
+    else if (seen.remaining > 0 && lastZero && exchange.seq > lastZero.seq) lastZero = undefined;
   };
 
   const inflight = new Set<Promise<void>>();
@@ -92,11 +93,13 @@ export async function provoke429(ctx: CheckContext): Promise<ProbeOutcome> {
     } else if (inflight.size > 0) {
       await Promise.race(inflight);
     } else {
-      // Remaining is spent and nothing is in flight: this lone request is the first over the limit.
+      // Remaining is spent and nothing is in flight: this lone request is the first over the limit, unless its own
+      // answer shows room again (learn then forgets the spent window), and the probe goes on to the next.
       const zero = lastZero;
       const over = await send();
       learn(over);
-      if (over.response!.status !== 429 && zero && sameWindow(zero, over) && !freedSince(over)) overLimit = { zero, accepted: over };
+      const stillSpent = lastZero !== undefined;
+      if (over.response!.status !== 429 && zero && stillSpent && sameWindow(zero, over)) overLimit = { zero, accepted: over };
     }
   }
   await Promise.allSettled([...inflight]);
@@ -144,15 +147,6 @@ function probeDurationMs(ctx: CheckContext, requests: number): number {
   const latencies = ctx.client.exchanges.slice(-50).map((exchange) => exchange.durationMs).sort((a, b) => a - b);
   const median = latencies[Math.floor(latencies.length / 2)] ?? 100;
   return DURATION_SAFETY * Math.ceil((requests + 1) / ctx.config.concurrency) * median + 500;
-}
-
-/**
- * Whether a lone request's answer shows room the window made since Remaining 0: a Remaining above 0 after it was
- * counted. A sliding log frees room as its oldest requests age out, and its Reset, in whole seconds, need not move
- * meanwhile; a request answered so was not over the limit, and the probe goes on to the next that is.
- */
-function freedSince(accepted: Exchange): boolean {
-  return (readRateLimitHeaders(accepted.response!.headers).remaining ?? 0) > 0;
 }
 
 /** Two responses of one window: the same X-RateLimit-Reset (a conforming server always sends one). */
