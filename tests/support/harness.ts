@@ -69,13 +69,12 @@ export function harnessPlan(switchSettings: Partial<ServerSettings> | undefined,
   if (switchSettings?.rateLimit) return {};
   const rateLimitAlone = areas?.length === 1 && areas[0] === 'ratelimit';
   if (rateLimitAlone) return { rateLimit: SMALL_WINDOW };
-  const fewRequests = areas !== undefined && areas.includes('ratelimit') && (fuzzingSampled || !areas.includes('fuzzing'))
-    && areas.every((area) => FEW_REQUEST_AREAS.has(area));
-  if (fewRequests) return { rateLimit: FEW_REQUESTS_WINDOW };
   // A run without the rate-limit checks sends no probe, so a smaller window would save nothing; it only has to hold the checks.
   const probed = areas === undefined || areas.includes('ratelimit');
   const fewBodies = fuzzingSampled || (areas !== undefined && !areas.includes('fuzzing'));
-  return { rateLimit: { limit: probed && fewBodies ? SAMPLED_LIMIT_PER_MINUTE : HARNESS_LIMIT_PER_MINUTE, windowMs: 60_000 } };
+  if (!probed || !fewBodies) return { rateLimit: { limit: HARNESS_LIMIT_PER_MINUTE, windowMs: 60_000 } };
+  const fewRequests = areas !== undefined && areas.every((area) => FEW_REQUEST_AREAS.has(area));
+  return { rateLimit: fewRequests ? FEW_REQUESTS_WINDOW : { limit: SAMPLED_LIMIT_PER_MINUTE, windowMs: 60_000 } };
 }
 
 /**
