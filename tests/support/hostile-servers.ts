@@ -2,11 +2,11 @@
 // ephemeral port, counts the connections it accepts (so a test can prove that nothing was sent), and
 // closes by destroying its sockets, so a handler that never answers cannot hold a test open.
 import { generateKeyPairSync, randomBytes, sign } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { createServer as createHttpServer, request as httpRequest, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import { connect, createServer as createNetServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { createServer as createTlsServer } from 'node:tls';
 import { gzipSync } from 'node:zlib';
-import { readFileSync } from 'node:fs';
 
 export interface SeenRequest {
   method: string;
@@ -89,22 +89,22 @@ export async function startTcpServer(scheme: 'http' | 'https', onConnection: (so
  * connecting, not by binding, so that it never listens, even for a moment.
  */
 export async function refusedPort(): Promise<number> {
-  const [firstEphemeral] = ephemeralPortRange();
+  const firstEphemeral = firstEphemeralPort();
   for (let port = firstEphemeral - 1; port > 1024; port -= 1) {
     if (await refusesConnections(port)) return port;
   }
   throw new Error(`no port below ${firstEphemeral} refuses connections on 127.0.0.1`);
 }
 
-/** The ports the system hands out for port 0; IANA's dynamic range where it does not say. */
-function ephemeralPortRange(): [number, number] {
+/** The first of the ports the system hands out for port 0; where it does not say, the first of IANA's dynamic range. */
+function firstEphemeralPort(): number {
   try {
-    const [first, last] = readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/).map(Number);
-    if (Number.isInteger(first) && Number.isInteger(last)) return [first!, last!];
+    const first = Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]);
+    if (Number.isInteger(first)) return first;
   } catch {
     // Not Linux.
   }
-  return [49_152, 65_535];
+  return 49_152;
 }
 
 function refusesConnections(port: number): Promise<boolean> {
