@@ -55,11 +55,12 @@ export interface DefectSpec {
    */
   byChance?: readonly string[];
   /**
-   * For a defect whose `rules` name FUZZ-01 or FUZZ-02: the kind of generated body it mishandles every one of, a
-   * mutation of FUZZ-01's (`mutation`, by name) or a valid shape of FUZZ-02's (`shape`), one for each rule it names.
-   * A run sends at least one body of every kind, so the defect is caught whatever the seed, as `rules` promises;
-   * tests/e2e/fuzzing.test.ts proves it over 300 seeds, and the mutation harness meets the defect with one body of
-   * each kind. A bug that only some bodies of a kind meet is a `byChance` of the fuzzing rules, not one of `rules`.
+   * For a defect whose `rules` name FUZZ-01 or FUZZ-02: the kind of generated body it mishandles every one of, as
+   * that rule judges, a mutation of FUZZ-01's (`mutation`, by name) or a valid shape of FUZZ-02's (`shape`). A run
+   * sends at least one body of every kind, so the defect is caught whatever the seed; tests/e2e/fuzzing.test.ts
+   * proves it over 300 seeds, and the mutation harness meets the defect with one body of each kind. Where no kind
+   * makes the catch certain (a refused valid body, which FUZZ-02 excuses when the server may refuse it for a limit of
+   * its own), leave it out: the harness then meets the defect at the defaults' random volume, as a user's run does.
    */
   mishandlesEvery?: { mutation?: string; shape?: string };
   /** Settings without which the defect would not show (they never override what the caller sets). */

@@ -1,5 +1,5 @@
-// The fuzzing rules (FUZZ-01, FUZZ-02): the arbitraries stay true to the NewPet schema, every fuzz defect
-// of the reference server is caught whatever the seed, the conforming server passes at 1× and 10× the
+// The fuzzing rules (FUZZ-01, FUZZ-02): the arbitraries stay true to the NewPet schema, every fuzz defect that
+// says which kind of body it mishandles is caught whatever the seed, the conforming server passes at 1× and 10× the
 // default run count, failures carry a replayable counterexample, and one --seed sends the same bodies.
 //
 // The CLI tests run the built dist/:  npm run build && npx vitest run tests/e2e/fuzzing.test.ts
@@ -43,7 +43,7 @@ const RUN = { timeoutMs: 120_000 };
 // The body fuzzing alone: the stateful exploration (FUZZ-03) has its own file, tests/e2e/exploration.test.ts.
 const FUZZING = ['--only', 'FUZZ-01,FUZZ-02', '--reporter', 'json'];
 
-/** Every fuzz defect: the mutation (FUZZ-01) or valid shape (FUZZ-02) each of whose bodies it mishandles, as its catalog entry says. */
+/** Each fuzz defect's mutation (FUZZ-01) or valid shape (FUZZ-02) every body of which it mishandles, where its catalog entry names one. */
 const TRIGGERS = DEFECTS.flatMap(({ id }) => {
   const { mutation, shape } = defectById(id).mishandlesEvery ?? {};
   return [...(mutation ? [{ defect: id, mutation }] : []), ...(shape ? [{ defect: id, shape }] : [])];
@@ -85,6 +85,16 @@ async function inject(app: FastifyInstance, text: string): Promise<{ status: num
 
 function answeredAsFuzz01Requires(answer: { status: number; json?: Json }): boolean {
   return answer.status === 400 && validateSchema('Error', answer.json).length === 0 && jsonEquals((answer.json as { status?: Json }).status, 400);
+}
+
+/**
+ * Whether FUZZ-02 may pass this answer in some run: as it requires, or a 400 Error, which the check excuses when the
+ * server may refuse the body for a limit of its own (mayRefuseNewPet): a long name, control characters, or a name
+ * another body of the run was sent with, and generated names may repeat. A refusal is never a catch every seed makes.
+ */
+function mayPassFuzz02(pet: NewPetBody, answer: { status: number; json?: Json }): boolean {
+  const refusedWithError = answer.status === 400 && validateSchema('Error', answer.json).length === 0;
+  return refusedWithError || answeredAsFuzz02Requires(pet, answer);
 }
 
 function answeredAsFuzz02Requires(pet: NewPetBody, answer: { status: number; json?: Json }): boolean {
@@ -167,7 +177,7 @@ describe('the reference server in-process, against thousands of generated bodies
       } else {
         for (const pet of acrossSeeds(newPet(PREFIX, shapeNamed(shape!)), 300)) {
           const answer = await inject(app, stringifyJson(pet));
-          expect(answeredAsFuzz02Requires(pet, answer), `${defect} echoed ${stringifyJson(pet)} as required`).toBe(false);
+          expect(mayPassFuzz02(pet, answer), `${defect} answered ${stringifyJson(pet)} as FUZZ-02 may pass: ${answer.status}`).toBe(false);
         }
       }
       await app.close();

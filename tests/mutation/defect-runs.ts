@@ -19,7 +19,7 @@ import { AREA_ORDER } from '../../helpers/spec/facts.js';
 import { defectById, DEFECTS, type DefectSpec } from '../../server/defects.js';
 import type { CliRun } from '../support/cli.js';
 import { certifyInProcess } from '../support/in-process.js';
-import { diffAgainst, formatDiff, FUZZING_SAMPLE, harnessPlan, isCaught, outputTail, timedInChildSlot, unexplainedFuzzing, type RuleDiff } from '../support/harness.js';
+import { diffAgainst, formatDiff, FUZZING_KINDS, FUZZING_SAMPLE, harnessPlan, isCaught, outputTail, timedInChildSlot, unexplainedFuzzing, type RuleDiff } from '../support/harness.js';
 
 // --strict makes a SHOULD failure turn the verdict too, so exit code 1 is the user-visible proof
 // that a defect was caught whether it breaks a MUST or only a SHOULD rule.
@@ -43,15 +43,18 @@ function areasCovering(defect: DefectSpec): string[] {
 }
 
 /**
- * A defect's run sends the fuzzing rules one body of each kind (FUZZING_SAMPLE), not the defaults' 110 at random. A
- * defect that FUZZ-01 or FUZZ-02 names mishandles every body of one kind (its `mishandlesEvery`, which
- * tests/e2e/fuzzing.test.ts proves over 300 seeds), so that body catches it whatever the seed, as it does in a user's
- * run at the defaults, which sends at least one body of each kind. A defect they do not name meets them as it meets any
- * area whose requests it is in: one body of each kind carries it to every judgment of those answers. The defaults'
- * random volume only added chances, and it was two fifths of the harness's requests.
+ * The options that size a defect's fuzzing. A defect that FUZZ-01 or FUZZ-02 names mishandles every body of one kind
+ * (its `mishandlesEvery`, which tests/e2e/fuzzing.test.ts proves over 300 seeds), so one body of each kind
+ * (FUZZING_SAMPLE) catches it whatever the seed, as a user's run at the defaults does, which sends at least one body
+ * of each kind. A defect they name with no such kind meets them at the defaults (100 invalid bodies, 10 valid), as a
+ * user's run does. A defect they do not name meets them as it meets any area whose requests it is in: one body of each
+ * kind carries it to every judgment of those answers. The defaults' random volume only added chances elsewhere, and it
+ * was two fifths of the harness's requests.
  */
-function fuzzingSample(areas: readonly string[]): readonly string[] {
-  return areas.includes('fuzzing') ? FUZZING_SAMPLE : [];
+function fuzzingSample(defect: DefectSpec, areas: readonly string[]): readonly string[] {
+  if (!areas.includes('fuzzing')) return [];
+  const byVolume = FUZZING_KINDS.some(({ rule, kind }) => defect.rules.includes(rule) && defect.mishandlesEvery?.[kind] === undefined);
+  return byVolume ? [] : FUZZING_SAMPLE;
 }
 
 function verdictText(defect: DefectSpec, run: CliRun, diff: RuleDiff): string {
@@ -99,7 +102,7 @@ export function describeDefectRuns(partFile: string): void {
         // A run that cannot even finish counts against the score before its error fails the test.
         outcomes.set(defect.id, { caught: false, wallMs: 0 });
         const areas = areasCovering(defect);
-        const fuzzing = fuzzingSample(areas);
+        const fuzzing = fuzzingSample(defect, areas);
         const args = [...CLI_ARGS, '--only', areas.join(','), ...fuzzing, ...(defectById(defect.id).cliArgs ?? [])];
         const plan = harnessPlan(defectById(defect.id).options, areas, fuzzing.length > 0);
         const { result: run, ms: wallMs } = await timedInChildSlot(() => certifyInProcess({ defects: [defect.id], ...plan }, args, { timeoutMs: RUN_TIMEOUT_MS }));

@@ -16,6 +16,15 @@ import type { ServerSettings } from '../../server/settings.js';
  */
 export const FUZZING_SAMPLE: readonly string[] = ['--fuzz-runs', String(MUTATIONS.length), '--fuzz-valid-runs', String(VALID_SHAPES.length)];
 
+/**
+ * The fuzzing rules whose bodies are drawn at random, each with the kind it draws them by (a defect's
+ * `mishandlesEvery` names one) and the names of that kind in helpers/fuzz/arbitraries.ts.
+ */
+export const FUZZING_KINDS = [
+  { rule: 'FUZZ-01', kind: 'mutation', names: MUTATIONS.map((mutation) => mutation.name) },
+  { rule: 'FUZZ-02', kind: 'shape', names: VALID_SHAPES.map((shape) => shape.shape) },
+] as const;
+
 /** Levels that can turn a verdict (INFO never fails, so it never counts for or against a switch). */
 export const JUDGED_LEVELS = ['MUST', 'SHOULD'] as const;
 
