@@ -3,12 +3,12 @@
  * It is the CLI without argv: the same options (camelCase names, same defaults, same checks), the same
  * run, the same reports written, and it resolves to the object report.json holds.
  */
-import type { Report } from './cli/report.js';
+import type { Report } from './cli/reports/report.js';
 import { resolveRunOptions, type ConformanceOptions } from './cli/resolve-options.js';
 import { certify } from './cli/run.js';
 
 export type { ConformanceOptions, RunOptions } from './cli/resolve-options.js';
-export type { Report, RuleResult, Verdict } from './cli/report.js';
+export type { Report, RuleResult, Verdict } from './cli/reports/report.js';
 export { UsageError } from './cli/resolve-options.js';
 export { TargetUnreachable } from './cli/failure.js';
 export {

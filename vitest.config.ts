@@ -1,8 +1,8 @@
 import { defineConfig } from 'vitest/config';
 import { LongestFilesFirst } from './tests/support/sequencer.js';
 
-// The project's own tests. The conformance suites in suites/ are not run from here:
-// the CLI runs them (one worker, fixed order) against a target, and tests/ drive the CLI.
+// The project's own tests, and the conformance suites under vitest (the `conformance` project; the CLI runs the same
+// checks with its own engine, helpers/engine/).
 //
 // Three projects, one folder each, so the fast part runs alone (`npm run test:unit`): tests/unit (no
 // server, no child process), tests/e2e (servers and CLI runs) and tests/mutation (the mutation harness
@@ -25,6 +25,11 @@ export default defineConfig({
       { extends: true, test: { name: 'unit', include: ['tests/unit/**/*.test.ts'], isolate: false } },
       { extends: true, test: { name: 'e2e', include: ['tests/e2e/**/*.test.ts'], isolate: false } },
       { extends: true, test: { name: 'mutation', include: ['tests/mutation/**/*.test.ts'] } },
+      // The conformance suites themselves, through the vitest adapter (tests/support/vitest-adapter.ts): one worker,
+      // one run shared by every area's file, in area order; a check may wait out a rate-limit window, so no timeout.
+      // Against a server: PETSTORE_BASE_URL=… PETSTORE_API_KEY=… npx vitest run --project conformance
+      // It is not one of this project's tests: npm test runs the other three, and tests/e2e/vitest-adapter.test.ts runs it.
+      { extends: true, test: { name: 'conformance', include: ['suites/*.test.ts'], isolate: false, fileParallelism: false, maxWorkers: 1, testTimeout: 0, sequence: { groupOrder: 1 } } },
     ],
   },
 });

@@ -5,7 +5,7 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Agent, request } from 'undici';
-import type { Report } from '../cli/report.js';
+import type { Report } from '../cli/reports/report.js';
 import { DEFAULT_OPTIONS } from '../cli/resolve-options.js';
 import { packagePath } from '../helpers/package-root.js';
 import { startReferenceServer, type ReferenceServerOptions } from '../server/reference-server.js';

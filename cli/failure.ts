@@ -1,6 +1,6 @@
 import type { Redactor } from '../helpers/http/redact.js';
 import { UsageError } from './resolve-options.js';
-import { EXIT } from './verdict.js';
+import { EXIT } from './policy/verdict.js';
 
 /** The target cannot be talked to at all: exit code 3. Here, not in preflight.ts, so that a usage error loads no HTTP client. */
 export class TargetUnreachable extends Error {

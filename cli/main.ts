@@ -6,7 +6,7 @@ import { parseArguments, possibleKeys } from './options.js';
 import { failedInvocation } from './failure.js';
 import { resolveRunOptions, UsageError } from './resolve-options.js';
 import { TOOL } from './tool.js';
-import { cancelledExitCode } from './verdict.js';
+import { cancelledExitCode } from './policy/verdict.js';
 
 // `petstore-conformance … | head` closes stdout early: that is the reader's choice, not a crash.
 for (const stream of [process.stdout, process.stderr]) {

@@ -4,8 +4,8 @@ import { dirname, join, resolve } from 'node:path';
 import { activeRules, loadCatalog } from '../helpers/spec/catalog.js';
 import { AREA_ORDER } from '../helpers/spec/facts.js';
 import type { CheckSettings } from '../helpers/run-config.js';
-import type { Report } from './report.js';
-import { BaselineError, checkBaselineTarget, readBaselineFile, type Baseline } from './reports/baseline.js';
+import type { Report } from './reports/report.js';
+import { BaselineError, checkBaselineTarget, readBaselineFile, type Baseline } from './policy/baseline.js';
 import { REPORTER_NAMES, type ReporterName } from './reports/names.js';
 
 /** Bad usage or configuration: one clear line, exit code 2, nothing sent to the target. */

@@ -7,20 +7,22 @@ import type { Exchange } from '../helpers/http/exchange.js';
 import { proxyPassword, proxyRouteFor } from '../helpers/http/proxy.js';
 import { isShortSecret, Redactor } from '../helpers/http/redact.js';
 import { toEvidence } from '../helpers/judge/outcome.js';
-import type { RunConfig } from '../helpers/run-config.js';
-import { Collector } from './collector.js';
+import type { CheckSettings, RunConfig } from '../helpers/run-config.js';
 import { assertReachable } from './preflight.js';
-import { countsOf, distinctCreated, requestsByArea, ruleResults, withoutUnjudged, type Report } from './report.js';
-import { baselineLines, failingRules, formatBaseline } from './reports/baseline.js';
+import { countsOf, distinctCreated, requestsByArea, ruleResults, withoutUnjudged, type Report } from './reports/report.js';
+import { baselineLines, failingRules, formatBaseline } from './policy/baseline.js';
 import { writeReportFiles } from './reports/write.js';
 import type { RunOptions } from './resolve-options.js';
 import { writeManifest } from './reports/manifest.js';
 import type { RunningReferenceServer } from '../server/reference-server.js';
-import { runSuites } from './suite-engine.js';
+import { runSuites } from '../helpers/engine/engine.js';
+import { RunContext } from '../helpers/run-context.js';
+import type { Diagnosis } from '../helpers/http/diagnosis.js';
+import { SUITES } from '../suites/index.js';
+import { RunRecord } from './run-record.js';
 import { TOOL } from './tool.js';
-import { RunChannel } from './run-channel.js';
-import { LogRouter, progressLine, summaryText } from './terminal.js';
-import { judgeRun } from './verdict.js';
+import { LogRouter, summaryText } from './terminal.js';
+import { judgeRun } from './policy/verdict.js';
 
 export interface RunResult {
   report: Report;
@@ -69,49 +71,37 @@ export async function certify(options: RunOptions): Promise<RunResult> {
   const proxySecret = proxyPassword(proxy);
   if (proxySecret) redactor.add(proxySecret);
   if (proxy) print(`Through the proxy ${proxy.shown} (HTTP_PROXY/HTTPS_PROXY; NO_PROXY does not exempt this target)`);
-  // The run's one channel with its suite worker: listening before the worker starts, the cancellation sent on it whenever it comes.
-  const channel = new RunChannel(runId);
-  const onCancel = () => channel.cancel(String(options.signal?.reason ?? 'cancelled'));
-  if (options.signal?.aborted) onCancel();
-  else options.signal?.addEventListener('abort', onCancel, { once: true });
   try {
     if (!replay) await assertReachable(baseUrl, options.timeoutMs, options.caFile, proxy);
-    const { baseUrl: _url, apiKey: _key, reportDir: _dir, strict: _strict, requireComplete: _requireComplete, reporters: _reporters, baseline: _baseline, writeBaseline: _write, today: chosenToday, print: _print, signal: _signal, status: _status, replay: _replay, ...settings } = options;
-    const today = chosenToday ?? new Date().toISOString().slice(0, 10);
-    const config: RunConfig = {
-      ...settings,
-      baseUrl, apiKey, runId, channel: channel.name,
-      startedAtMs: startedAt.getTime(),
-      embedded: wasEmbedded,
-      today,
+    const today = options.today ?? new Date().toISOString().slice(0, 10);
+    const config = runConfigOf(options, {
+      baseUrl, apiKey, runId, startedAtMs: startedAt.getTime(), embedded: wasEmbedded, today,
       ...(proxy ? { proxy } : {}),
       ...(replay ? { replayHarPath: resolve(replay.harPath) } : {}),
-    };
+    });
     const log = new LogRouter(print, status);
-    const collector = new Collector((result) => {
-      log.endPhase();
-      // Once the target is found unjudgeable every check left stops at once: the summary says why, once.
-      if (!log.stopped) print(progressLine(result));
-    }, (line) => log.line(line));
+    const record = new RunRecord(redactor, log, print);
     const deselected = (rule: Rule) => deselectionReason(rule, options);
-    // Only the suite files of selected areas load: a run of one area costs that area alone.
-    const areas = [...new Set(activeRules().filter((rule) => !deselected(rule)).map((rule) => rule.area))];
-    await runSuites(config, collector, areas);
-    // vitest's report of the checks has come: so have, or soon will, the messages each check counted before it ended.
-    if (!await channel.received(collector.runMessages, CHANNEL_DRAIN_MS)) {
-      collector.suiteErrors.push(`the suite worker sent ${collector.runMessages} messages on the run's channel, and ${channel.count} came within ${CHANNEL_DRAIN_MS / 1000} s`);
+    // Only the suites of selected areas run: a run of one area costs that area alone.
+    const selected = new Set(activeRules().filter((rule) => !deselected(rule)).map((rule) => rule.area));
+    const run = new RunContext(config, record.hear, options.signal);
+    try {
+      await runSuites(run, SUITES.filter((suite) => selected.has(suite.area)), record.hear);
+    } finally {
+      await run.close();
     }
 
     log.endPhase();
-    const { exchanges } = channel;
-    const diagnosis = diagnosisWithEvidence(channel, exchanges);
-    const judged = ruleResults(activeRules(), collector.results, collector.suiteErrors, deselected);
+    const { exchanges } = record;
+    const diagnosis = diagnosisWithEvidence(record.diagnosis, exchanges);
+    const suiteErrors: string[] = [];
+    const judged = ruleResults(activeRules(), record.results, suiteErrors, deselected);
     const rules = diagnosis ? withoutUnjudged(judged, diagnosis) : judged;
     const created = distinctCreated(rules.flatMap((rule) => rule.created));
     const cancelledBy = options.signal?.aborted ? String(options.signal.reason ?? 'cancelled') : undefined;
     const finishedAt = new Date();
     const { verdict, exitCode, baseline } = judgeRun({
-      rules, strict: options.strict, suiteErrors: collector.suiteErrors, diagnosis, cancelledBy, baseline: options.baseline, requireComplete: options.requireComplete,
+      rules, strict: options.strict, suiteErrors, diagnosis, cancelledBy, baseline: options.baseline, requireComplete: options.requireComplete,
     });
     const report: Report = {
       tool: { name: TOOL.name, version: TOOL.version },
@@ -126,18 +116,18 @@ export async function certify(options: RunOptions): Promise<RunResult> {
       exitCode,
       ...(cancelledBy ? { cancelled: cancelledBy } : {}),
       ...(diagnosis ? { diagnosis } : {}),
-      rateLimitWaits: channel.waits ?? log.waits,
+      rateLimitWaits: record.waits ?? log.waits,
       counts: countsOf(rules),
       requests: { total: exchanges.length, byArea: requestsByArea(rules) },
       created,
-      suiteErrors: collector.suiteErrors,
+      suiteErrors,
       ...(baseline ? { baseline } : {}),
       rules,
     };
     const written = writeReportFiles(report, exchanges, reportDir, options.reporters, redactor);
     // Last, so that it can vouch for every other file the run wrote.
     writeManifest(report, today, written, reportDir, redactor);
-    const unmatched = replay ? [...channel.unmatched] : undefined;
+    const unmatched = replay ? [...record.unmatched] : undefined;
     // A run that judged nothing knows no failures: an empty baseline written from it would tolerate nothing later.
     const writeBaseline = diagnosis ? undefined : options.writeBaseline;
     if (writeBaseline) writeFileSync(writeBaseline, redactor.redact(formatBaseline(report, options.baseline)));
@@ -148,18 +138,21 @@ export async function certify(options: RunOptions): Promise<RunResult> {
     print(`\nReports: ${reportDir}`);
     return { report, exitCode: report.exitCode, reportDir, redactor, ...(unmatched ? { unmatched } : {}) };
   } finally {
-    options.signal?.removeEventListener('abort', onCancel);
-    channel.close();
     await embedded?.close();
   }
 }
 
-/** Longest the CLI waits, after vitest reported every check, for the channel's messages those checks counted: they are on their way already. */
-const CHANNEL_DRAIN_MS = 10_000;
+/** What a run is and where it goes, beside the options: the rest of what its checks are told. */
+export type RunIdentity = Omit<RunConfig, keyof CheckSettings>;
+
+/** What the checks of a run are told: the settings of its options that the checks read, and the run's identity and target. */
+export function runConfigOf(options: RunOptions, identity: RunIdentity): RunConfig {
+  const { baseUrl: _url, apiKey: _key, reportDir: _dir, strict: _strict, requireComplete: _requireComplete, reporters: _reporters, baseline: _baseline, writeBaseline: _write, today: _today, print: _print, signal: _signal, status: _status, replay: _replay, ...settings } = options;
+  return { ...settings, ...identity };
+}
 
 /** The client's diagnosis of a target that cannot be judged, with the exchange that showed it. */
-function diagnosisWithEvidence(channel: RunChannel, exchanges: readonly Exchange[]): Report['diagnosis'] {
-  const { diagnosis } = channel;
+function diagnosisWithEvidence(diagnosis: Diagnosis | undefined, exchanges: readonly Exchange[]): Report['diagnosis'] {
   if (!diagnosis) return undefined;
   const exchange = exchanges.find((candidate) => candidate.seq === diagnosis.seq);
   return { ...diagnosis, ...(exchange ? { exchange: toEvidence(exchange) } : {}) };

@@ -1,10 +1,9 @@
-import type { CheckResult } from './collector.js';
-import { SUITE_BUG_NOTICE, type Report } from './report.js';
+import type { CheckResult } from '../helpers/engine/events.js';
+import { createdText, SUITE_BUG_NOTICE, waitsText, type Report } from './reports/report.js';
 import { getRule } from '../helpers/spec/catalog.js';
 import type { Counterexample, Evidence } from '../helpers/judge/outcome.js';
 import { causesOf, countedOutcomes, isProblem, outcomeMark, sharedCauses, suiteBroke } from '../helpers/judge/outcome-meaning.js';
-import { PROGRESS_PREFIX } from '../helpers/http/progress.js';
-import { EXIT } from './verdict.js';
+import { EXIT } from './policy/verdict.js';
 
 /** One progress line per finished check. */
 export function progressLine(result: CheckResult): string {
@@ -84,25 +83,13 @@ function byCause(evidence: readonly Evidence[]): string {
   return `${evidence.length} findings, ${causes.length === 1 ? 'one cause' : `${causes.length} causes`}: ${causes[0]!.evidence.message}`;
 }
 
-/** "12 pets created": distinct IDs, so one ID handed out twice counts once. */
-export function createdText(report: Report): string {
-  return `${report.created.count} ${report.created.count === 1 ? 'pet' : 'pets'} created`;
-}
-
-/** ", 3 rate-limit waits (41.0 s)": where the time of a slow run went. */
-export function waitsText(report: Report): string {
-  const waits = report.rateLimitWaits;
-  if (!waits || waits.count === 0) return '';
-  return `, ${waits.count} rate-limit ${waits.count === 1 ? 'wait' : 'waits'} (${(waits.totalMs / 1000).toFixed(1)} s)`;
-}
-
 // Without a terminal to rewrite a line in (a CI log), a long phase says how far it is this often.
 const PROGRESS_EVERY_MS = 5_000;
 const STOPPING = 'stopping: ';
 const WAIT_LINE = /^waiting (\d+(?:\.\d+)?) s\b/;
 
 /**
- * Routes the lines the suites' worker prints: rate-limit waits are shown as they start and totalled;
+ * Routes what the run tells the person watching: notices (rate-limit waits are shown as they start and totalled);
  * progress of a long phase rewrites one status line on a terminal, or is printed every few seconds.
  */
 export class LogRouter {
@@ -116,10 +103,6 @@ export class LogRouter {
   constructor(private readonly print: (line: string) => void, private readonly status?: (line: string | undefined) => void, private readonly now: () => number = Date.now) {}
 
   line(text: string): void {
-    if (text.startsWith(PROGRESS_PREFIX)) {
-      this.progress(text.slice(PROGRESS_PREFIX.length));
-      return;
-    }
     if (text.startsWith(STOPPING)) this.stopped = true;
     const wait = WAIT_LINE.exec(text);
     if (wait) {
@@ -136,7 +119,7 @@ export class LogRouter {
     this.phaseStartedAt = undefined;
   }
 
-  private progress(text: string): void {
+  progress(text: string): void {
     const now = this.now();
     this.phaseStartedAt ??= now;
     if (this.status) {

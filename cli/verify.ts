@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseJson, type Json } from '../helpers/json.js';
-import type { Report, RuleResult } from './report.js';
+import type { Report, RuleResult } from './reports/report.js';
 import { NotAReportFolder, readFileInFolder } from './reports/folder-reader.js';
 import { MANIFEST_FILE, sha256OfBytes, type Manifest } from './reports/manifest.js';
 import { resolveRunOptions, UsageError, type GivenOptions } from './resolve-options.js';

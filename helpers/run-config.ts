@@ -1,5 +1,4 @@
 import type { ProxyRoute } from './http/proxy.js';
-import type { SpecDocuments } from './spec/documents.js';
 
 /** What a person chooses that the checks themselves read: shared by the CLI's options and the suites' config. */
 export interface CheckSettings {
@@ -28,7 +27,7 @@ export interface CheckSettings {
   caFile?: string;
 }
 
-/** Everything a run is told, read once by the CLI and handed to the suites through vitest's provide/inject; the worker makes the run's context from it (helpers/run-context.ts). */
+/** Everything a run is told, read once by the CLI (or the vitest adapter) and made into the run's context (helpers/run-context.ts). */
 export interface RunConfig extends CheckSettings {
   baseUrl: string;
   /** The target is the bundled reference server the CLI started: its URL dies with the run. */
@@ -37,21 +36,10 @@ export interface RunConfig extends CheckSettings {
   runId: string;
   /** When the run started (epoch ms): --max-duration counts from here, CLI start-up included. */
   startedAtMs: number;
-  /** The name of the run's channel to the CLI (helpers/run-channel.ts): exchanges go out on it, the cancellation comes in. */
-  channel: string;
   /** ISO date the date-aware checks treat as today; the real date unless a test pins it. */
   today: string;
   /** The proxy the environment routes the target through (HTTP_PROXY, HTTPS_PROXY, NO_PROXY), if any. */
   proxy?: ProxyRoute;
   /** `verify`: the report folder's exchanges.har answers every request in place of the target. */
   replayHarPath?: string;
-}
-
-declare module 'vitest' {
-  export interface ProvidedContext {
-    runConfig: RunConfig;
-    specDocuments: SpecDocuments;
-    /** ajv standalone code of spec/openapi.yaml's schema validators (helpers/judge/schema-validators.ts). */
-    schemaValidators: string;
-  }
 }

@@ -1,18 +1,16 @@
-// Everything one run holds, made once per run in the suite worker from what the CLI handed it (its RunConfig,
-// through vitest's provide/inject) and reached by every check as `ctx.run`: the options, the redactor, the one
-// client with its clock and cancellation, the run's channel to the CLI, the fixtures, the reads that had to wait
-// for the run's own writes, and the values the suites share between their checks. Nothing of a run lives in a
-// module of helpers/ or suites/ (tests/unit/module-state.test.ts), so a second run in the process starts clean,
-// whatever became of the first one's worker.
+// Everything one run holds, made once per run from its RunConfig and reached by every check as `ctx.run`: the
+// options, the redactor, the one client with its clock and cancellation, the run's event stream, the
+// reads that had to wait for the run's own writes, and the values the suites share between their checks.
+// Nothing of a run lives in a module of helpers/ or suites/ (tests/unit/module-state.test.ts), so a second run
+// in the process starts clean.
 import { PetstoreClient } from './http/client.js';
 import { CancellationWatch } from './http/cancellation.js';
+import type { ClientEvents } from './http/client-events.js';
 import { liveClock, type RunClock } from './http/clock.js';
 import { proxyPassword } from './http/proxy.js';
 import { Redactor } from './http/redact.js';
 import { ReplaySource } from './http/replay.js';
-import { FixtureState } from './fixtures/fixture-state.js';
 import type { RunConfig } from './run-config.js';
-import { WorkerChannel } from './run-channel.js';
 
 /** How long one read of the run's own write had to wait before it showed the write. */
 export interface ReadLag {
@@ -39,60 +37,43 @@ export function runKey<T>(name: string): RunKey<T> {
 
 export class RunContext {
   readonly redactor: Redactor;
-  readonly cancellation = new CancellationWatch();
-  /** The run's channel to the CLI: exchanges, the diagnosis and waits go out, the cancellation comes in. */
-  readonly channel: WorkerChannel;
+  readonly cancellation: CancellationWatch;
   readonly clock: RunClock;
   /** The run's one client: every request of every check goes through it, paced, recorded and redacted. */
   readonly client: PetstoreClient;
-  readonly fixtures = new FixtureState();
   /** Every read of this run that had to be repeated before it showed the run's own write (CREATE-15 reports them). */
   readonly readLags: ReadLag[] = [];
   readonly #shared = new Map<RunKey<unknown>, unknown>();
 
-  private constructor(readonly config: RunConfig) {
-    // The run's secrets, as the CLI's side of the run redacts them: its key and its proxy's password.
+  /**
+   * `events`: the run's stream, which hears every exchange, wait, notice and diagnosis of the client;
+   * `signal`: the caller's cancellation, followed until the run is closed.
+   */
+  constructor(readonly config: RunConfig, events: ClientEvents, signal?: AbortSignal) {
+    // The run's secrets, as the caller's side of the run redacts them: its key and its proxy's password.
     this.redactor = new Redactor([config.apiKey, proxyPassword(config.proxy)]);
-    this.channel = new WorkerChannel(config.channel, (reason) => this.cancellation.cancel(reason));
-    try {
-      const replay = config.replayHarPath
-        ? new ReplaySource(config.replayHarPath, config.startedAtMs, this.redactor, (request) => this.channel.post({ kind: 'unmatched', request }))
-        : undefined;
-      this.clock = replay ?? liveClock(this.cancellation);
-      this.client = new PetstoreClient({
-        baseUrl: config.baseUrl,
-        apiKey: config.apiKey,
-        timeoutMs: config.timeoutMs,
-        maxResponseBytes: config.maxResponseBytes,
-        maxRequests: config.maxRequests,
-        deadlineMs: config.maxDurationMs === null ? undefined : config.startedAtMs + config.maxDurationMs,
-        concurrency: config.concurrency,
-        rateLimitReserve: config.rateLimitReserve,
-        channel: this.channel,
-        caFile: config.caFile,
-        proxy: config.proxy,
-        cancellation: this.cancellation,
-        clock: this.clock,
-        redactor: this.redactor,
-        ...(replay ? { replay } : {}),
-      });
-    } catch (error) {
-      // A run that could not be set up (an unreadable recording or --ca-file, say) leaves no channel open behind it.
-      this.channel.close();
-      throw error;
-    }
-  }
-
-  /** The run's context, once the CLI has answered on the run's channel (so a run cancelled before it began is known to be). */
-  static async open(config: RunConfig): Promise<RunContext> {
-    const run = new RunContext(config);
-    try {
-      await run.channel.ready;
-    } catch (error) {
-      await run.close();
-      throw error;
-    }
-    return run;
+    this.cancellation = new CancellationWatch(signal);
+    const replay = config.replayHarPath
+      ? new ReplaySource(config.replayHarPath, config.startedAtMs, this.redactor, (request) => events({ kind: 'unmatched', request }))
+      : undefined;
+    this.clock = replay ?? liveClock(this.cancellation);
+    this.client = new PetstoreClient({
+      baseUrl: config.baseUrl,
+      apiKey: config.apiKey,
+      timeoutMs: config.timeoutMs,
+      maxResponseBytes: config.maxResponseBytes,
+      maxRequests: config.maxRequests,
+      deadlineMs: config.maxDurationMs === null ? undefined : config.startedAtMs + config.maxDurationMs,
+      concurrency: config.concurrency,
+      rateLimitReserve: config.rateLimitReserve,
+      events,
+      caFile: config.caFile,
+      proxy: config.proxy,
+      cancellation: this.cancellation,
+      clock: this.clock,
+      redactor: this.redactor,
+      ...(replay ? { replay } : {}),
+    });
   }
 
   /** The run's value for `key`, made by `make` on first use: checks in flight together share the one promise it returns. */
@@ -102,10 +83,7 @@ export class RunContext {
   }
 
   async close(): Promise<void> {
-    try {
-      await this.client.close();
-    } finally {
-      this.channel.close();
-    }
+    this.cancellation.detach();
+    await this.client.close();
   }
 }

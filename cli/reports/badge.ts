@@ -1,4 +1,4 @@
-import type { Report, Verdict } from '../report.js';
+import type { Report, Verdict } from './report.js';
 
 /** What the badge says for each verdict, and in which of shields.io's colours. */
 const LOOK: Record<Verdict, { text: string; colour: string }> = {

@@ -1,7 +1,7 @@
 import type { Entry, Har, Header, QueryString, Response } from 'har-format';
 import { STATUS_CODES } from 'node:http';
 import type { Exchange } from '../../helpers/http/exchange.js';
-import type { Report } from '../report.js';
+import type { Report } from './report.js';
 
 /**
  * Every exchange of the run as HAR 1.2, so an engineer can open the run in a browser's network

@@ -1,4 +1,4 @@
-import type { Report, RuleResult } from '../report.js';
+import type { Report, RuleResult } from './report.js';
 import { isFailing, isOurBug, junitKind, type JunitKind } from '../../helpers/judge/outcome-meaning.js';
 
 /** JUnit XML for CI dashboards: one testcase per rule, <failure> for a violation, <error> for a check that could not run. */

@@ -4,7 +4,7 @@ import { arch, release, platform } from 'node:os';
 import { basename, join } from 'node:path';
 import { stringifyJson } from '../../helpers/json.js';
 import type { Redactor } from '../../helpers/http/redact.js';
-import type { Report } from '../report.js';
+import type { Report } from './report.js';
 
 export const MANIFEST_FILE = 'manifest.json';
 

@@ -1,8 +1,7 @@
 import type { Level } from '../../helpers/spec/catalog.js';
 import type { Outcome } from '../../helpers/judge/outcome.js';
 import { causesOf, countedOutcomes, isProblem, OUTCOMES, outcomeLabel, sharedCauses, suiteBroke } from '../../helpers/judge/outcome-meaning.js';
-import { SUITE_BUG_NOTICE, type Report, type RuleResult } from '../report.js';
-import { createdText, waitsText } from '../terminal.js';
+import { createdText, SUITE_BUG_NOTICE, waitsText, type Report, type RuleResult } from './report.js';
 
 // A step summary is capped (1 MiB on GitHub) and a pull-request comment is read by people: a long
 // list of failures is cut, and report.html holds the rest.

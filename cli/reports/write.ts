@@ -4,7 +4,7 @@ import type { Exchange } from '../../helpers/http/exchange.js';
 import { stringifyJson } from '../../helpers/json.js';
 import type { Redactor } from '../../helpers/http/redact.js';
 import { toJunit } from './junit.js';
-import type { Report } from '../report.js';
+import type { Report } from './report.js';
 import { toBadge } from './badge.js';
 import { toHar } from './har.js';
 import { toHtml } from './html.js';

@@ -1,16 +1,31 @@
-import { SkipCheck } from '../judge/outcome.js';
+import { NoAnswer } from './no-answer.js';
 
 /** The run was cancelled (SIGINT, SIGTERM): no further request is sent, the rules left are skipped. */
-export class RunCancelled extends SkipCheck {
+export class RunCancelled extends NoAnswer {
   override name = 'RunCancelled';
+  readonly reason = 'cancelled';
 }
 
 /**
- * The suites run in a worker thread, which no signal reaches: the CLI sends the cancellation on the run's
- * channel (its reason names the signal), and this watch turns it into an AbortSignal at once.
+ * The run's cancellation: the signal of whoever started the run (the CLI's SIGINT and SIGTERM, a program's
+ * AbortSignal), or `cancel()`. Its reason names what cancelled, and every rule the run had not reached says so.
  */
 export class CancellationWatch {
   readonly #controller = new AbortController();
+  readonly #detach: () => void;
+
+  /** `from`: the caller's signal, followed until `detach()` (at once if it is aborted already). */
+  constructor(from?: AbortSignal) {
+    const follow = () => this.cancel(String(from?.reason ?? 'cancelled'));
+    if (from?.aborted) follow();
+    else from?.addEventListener('abort', follow, { once: true });
+    this.#detach = () => from?.removeEventListener('abort', follow);
+  }
+
+  /** The run has ended: a caller's signal that lives on (a program's, for many runs) no longer reaches it. */
+  detach(): void {
+    this.#detach();
+  }
 
   /** Aborts in-flight requests and waits when the run is cancelled. */
   get signal(): AbortSignal {

@@ -5,18 +5,17 @@ import { authorizationFor, keyElsewhereFor, type AuthMode, type Exchange, type R
 import { stringifyJson } from '../json.js';
 import type { CancellationWatch } from './cancellation.js';
 import { liveClock, type RunClock } from './clock.js';
-import { NotJudged } from '../judge/outcome.js';
+import { NoAnswer } from './no-answer.js';
+import type { ClientEvents } from './client-events.js';
 import { CircuitBreaker } from './circuit-breaker.js';
 import { ConnectionWatch } from './connection-watch.js';
 import { Pacer, RateLimitWaitTooLong, type WaitTally } from './pacing.js';
 import { dispatcherFor } from './dispatcher.js';
-import { PROGRESS_PREFIX } from './progress.js';
 import { proxyAuthorizationOf, proxyPassword, proxyRefusal, proxyVariableFor, type ProxyRoute } from './proxy.js';
 import { Redactor } from './redact.js';
 import { diagnoseEarlyAnswers, DIAGNOSED_WITHIN, EVERY_KEY_REFUSED, hintAfterLooking, isHtml, otherBaseUrl, type Diagnosis } from './diagnosis.js';
 import { readBody } from './response-body.js';
 import type { RecordedAnswer, ReplaySource } from './replay.js';
-import type { WorkerMessage } from '../run-channel.js';
 
 export interface SendOptions {
   method?: 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH' | 'HEAD' | 'OPTIONS';
@@ -46,10 +45,11 @@ export interface ClientOptions {
   concurrency: number;
   rateLimitReserve: number;
   /**
-   * The run's channel to the CLI (helpers/run-channel.ts): every exchange, the diagnosis and the tally of waits
-   * go there. Only a run has one; a client a test drives on its own sends what it is told, and nothing else.
+   * The run's event stream (helpers/http/client-events.ts): every exchange, the diagnosis, the tally of waits,
+   * notices and progress go there. Only a run has one; a client a test drives on its own sends what it is told,
+   * diagnoses nothing, and says what it waits for on `onWait` (or stderr).
    */
-  channel?: { post(message: WorkerMessage): void };
+  events?: ClientEvents;
   caFile?: string;
   /** The run's cancellation: once cancelled, nothing more is sent and every wait ends. */
   cancellation?: CancellationWatch;
@@ -69,33 +69,33 @@ export interface ClientOptions {
 }
 
 /** The request budget (--max-requests) is spent: the rules left are reported as skipped. */
-export class BudgetExhausted extends NotJudged {
+export class BudgetExhausted extends NoAnswer {
   override name = 'BudgetExhausted';
-  readonly outcome = 'skipped';
+  readonly reason = 'budget';
 }
 
 /**
  * The target could not be talked to: refused, reset, timed out, unreadable. The check is errored, not failed.
  * No exchange when the request was never sent (the target had already stopped answering).
  */
-export class TransportError extends NotJudged {
+export class TransportError extends NoAnswer {
   override name = 'TransportError';
-  readonly outcome = 'errored';
+  readonly reason = 'transport';
 }
 
 /** The target kept answering 429 after every backoff: the rule could not be judged. */
-export class StillRateLimited extends NotJudged {
+export class StillRateLimited extends NoAnswer {
   override name = 'StillRateLimited';
-  readonly outcome = 'errored';
+  readonly reason = 'rate-limited';
 }
 
 /**
  * The first answers show a wrong base URL or a refused key (helpers/http/diagnosis.ts): nothing more is sent, and
  * the run reports the one cause instead of every rule failed.
  */
-export class TargetNotJudgeable extends NotJudged {
+export class TargetNotJudgeable extends NoAnswer {
   override name = 'TargetNotJudgeable';
-  readonly outcome = 'errored';
+  readonly reason = 'not-judgeable';
   constructor(readonly diagnosis: Diagnosis, exchange?: Exchange) {
     super(`not judged: ${diagnosis.problem}`, exchange);
   }
@@ -154,16 +154,18 @@ export class PetstoreClient {
       backoffBaseMs: 1_000,
       backoffCapMs: 60_000,
       onWait: this.notify,
-      // The CLI hears the tally on the run's channel: short waits print no line to count.
-      ...(options.channel ? { onWaited: (tally: WaitTally) => options.channel!.post({ kind: 'waits', tally }) } : {}),
+      // The run hears the tally as an event: short waits print no line to count.
+      ...(options.events ? { onWaited: (tally: WaitTally) => options.events!({ kind: 'waits', tally }) } : {}),
       sleep: (ms: number) => this.pause(ms),
       now: () => this.now(),
     });
   }
 
-  /** A line for the person at the terminal (pacing waits, the budget); the worker's console reaches it. */
+  /** A line for the person at the terminal (pacing waits, the budget): a notice of the run, or the caller's onWait. */
   private get notify(): (message: string) => void {
-    return this.options.onWait ?? ((message) => console.error(message));
+    const { events, onWait } = this.options;
+    if (events) return (text) => events({ kind: 'notice', text });
+    return onWait ?? ((message) => console.error(message));
   }
 
   /**
@@ -208,10 +210,10 @@ export class PetstoreClient {
 
   /**
    * One more step of a long phase (a generated body sent, a probe request): counted per rule, so the fuzzing
-   * of one rule reads as one growing count across its mutations. Heard only in a run (one with a channel).
+   * of one rule reads as one growing count across its mutations. Heard only in a run (one with events).
    */
   announceProgress(phase: string, unit: string, total?: number): void {
-    if (this.options.channel) this.progress(phase, unit, total);
+    if (this.options.events) this.progress(this.options.events, phase, unit, total);
   }
 
   /** Set once the run is cancelled: why the rules left are not judged. */
@@ -446,13 +448,13 @@ export class PetstoreClient {
 
   private record(exchange: Exchange): void {
     this.exchanges.push(exchange);
-    this.options.channel?.post({ kind: 'exchange', json: this.redactor.redact(stringifyJson(exchange)) });
+    this.options.events?.({ kind: 'exchange', exchange });
   }
 
   private readonly progressCounts = new Map<string, number>();
   private lastProgressAt = 0;
 
-  private progress(phase: string, unit: string, total: number | undefined): void {
+  private progress(events: ClientEvents, phase: string, unit: string, total: number | undefined): void {
     const key = `${this.currentRule ?? ''} ${phase}`;
     const done = (this.progressCounts.get(key) ?? 0) + 1;
     this.progressCounts.set(key, done);
@@ -460,26 +462,26 @@ export class PetstoreClient {
     const now = Date.now();
     if (now - this.lastProgressAt < PROGRESS_EVERY_MS) return;
     this.lastProgressAt = now;
-    this.notify(`${PROGRESS_PREFIX}${this.currentRule ? `${this.currentRule} ` : ''}${phase}: ${done} ${unit}${total === undefined ? '' : ` (at most ${total})`}`);
+    events({ kind: 'progress', ...(this.currentRule ? { rule: this.currentRule } : {}), phase, done, unit, ...(total === undefined ? {} : { total }) });
   }
 
   /**
    * Reads the first answers of a run for a target that cannot be judged; the person hears the cause once.
-   * Only a run (it has a channel) stops so: a client a test drives on its own sends what it is told.
+   * Only a run (it has events) stops so: a client a test drives on its own sends what it is told.
    */
   private diagnose(exchange: Exchange): void {
-    if (!this.options.channel || this.diagnosis) return;
+    if (!this.options.events || this.diagnosis) return;
     const early = this.exchanges.length > DIAGNOSED_WITHIN ? undefined : diagnoseEarlyAnswers(this.exchanges, this.options.baseUrl);
     this.diagnosis = this.proxyRefused(exchange) ?? (early && this.proxyMayRefuse(early));
     if (!this.diagnosis) return;
     this.notify(`stopping: ${this.diagnosis.problem}; no further request is sent`);
-    this.diagnosisSettled = this.settleDiagnosis(this.diagnosis, this.options.channel);
+    this.diagnosisSettled = this.settleDiagnosis(this.diagnosis, this.options.events);
   }
 
-  private async settleDiagnosis(diagnosis: Diagnosis, channel: NonNullable<ClientOptions['channel']>): Promise<void> {
+  private async settleDiagnosis(diagnosis: Diagnosis, events: ClientEvents): Promise<void> {
     if (diagnosis.cause === 'address') this.diagnosis = await this.withOtherAddressLooked(diagnosis);
-    // The CLI hears it on the run's channel, for the verdict and the reports.
-    channel.post({ kind: 'diagnosis', json: this.redactor.redact(stringifyJson(this.diagnosis)) });
+    // The run hears it as an event, for the verdict and the reports.
+    events({ kind: 'diagnosis', diagnosis: this.diagnosis! });
   }
 
   /**

@@ -1,5 +1,5 @@
 import { parseHttpDate, retryAfterWaitMs } from './retry-after.js';
-import { NotJudged } from '../judge/outcome.js';
+import { NoAnswer } from './no-answer.js';
 
 /** The X-RateLimit-* headers of one response, each kept only when it is a non-negative integer. */
 export interface RateLimitHeaders {
@@ -88,9 +88,9 @@ export interface Response {
 }
 
 /** A rate-limit window would end later than the run may wait: the rule is skipped, not failed. */
-export class RateLimitWaitTooLong extends NotJudged {
+export class RateLimitWaitTooLong extends NoAnswer {
   override name = 'RateLimitWaitTooLong';
-  readonly outcome = 'skipped';
+  readonly reason = 'wait-too-long';
 }
 
 // Reset is rounded to whole seconds and clocks differ: a window is taken to end a little after it says.

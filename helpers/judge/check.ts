@@ -1,16 +1,15 @@
-import { inject, test, type TestContext } from 'vitest';
-import { deselectionReason, getRule, type Rule } from '../spec/catalog.js';
+import { deselectionReason, getRule, type Area, type Rule } from '../spec/catalog.js';
 import type { PetstoreClient } from '../http/client.js';
 import {
-  evidenceOf, findingsMessage, NotJudged, outcomeOfThrown, SkipCheck, toEvidence, type Findings, type RuleMeta, type ViolationFacts,
+  evidenceOf, exchangeOfThrown, findingsMessage, outcomeOfThrown, SkipCheck, toEvidence, type Findings, type RuleMeta, type ViolationFacts,
 } from './outcome.js';
 import type { RunConfig } from '../run-config.js';
-import { RunContext } from '../run-context.js';
+import type { RunContext } from '../run-context.js';
 
 export interface CheckContext extends Findings {
-  /** The run's context: what the run holds for all its checks (fixtures, shared values, the clock, the channel). */
+  /** The run's context: what the run holds for all its checks (fixtures, shared values, the clock, the events). */
   run: RunContext;
-  /** The run's one client (`run.client`). */
+  /** The run's one client (`run.client`), as this check holds it: every request it sends is put down to its rule. */
   client: PetstoreClient;
   /** What the run was told (`run.config`). */
   config: RunConfig;
@@ -28,75 +27,54 @@ export interface CheckContext extends Findings {
   recordCreated(id: string): void;
 }
 
-/**
- * A vitest test that gets the run's context: made once per run, from the RunConfig the CLI provided, when the
- * run's first check starts (a worker-scoped fixture: the run's one worker keeps it for every suite file), and
- * closed when the worker ends. The context itself is not module state: vitest holds it for the worker.
- */
-const checkTest = test.extend<{ run: RunContext }>({
-  run: [async ({}, use) => {
-    const run = await RunContext.open(inject('runConfig'));
-    try {
-      await use(run);
-    } finally {
-      await run.close();
-    }
-  }, { scope: 'worker' }],
-});
-
-/**
- * Declares the check of one catalog rule. The test is titled with the rule's ID and summary, so
- * `vitest -t LIST-02` runs one rule and every report line carries it; an unknown ID throws at collection.
- */
-export function check(id: string, body: (ctx: CheckContext) => Promise<void>, options: CheckOptions = {}): void {
-  const rule = getRule(id);
-  const declare = options.concurrent ? checkTest.concurrent : checkTest;
-  // Destructured where it is declared: vitest gives a test the fixtures its first parameter names.
-  declare(`${rule.id} ${rule.summary}`, ({ run, task, skip }) => runCheck(rule, body, run, { task, skip }));
-}
-
 export interface CheckOptions {
   /**
    * The check may run while its neighbours run: it only reads what the fixtures left, and no check reads
-   * what it sends. Consecutive concurrent checks of a suite run together, the client keeping --concurrency
+   * what it sends. Consecutive concurrent checks of an area run together, the client keeping --concurrency
    * requests in flight; a check without it waits for all of them and holds the next ones back.
    */
   concurrent?: boolean;
 }
 
-type TestHooks = Pick<TestContext, 'task' | 'skip'>;
-
-async function runCheck(rule: Rule, body: (ctx: CheckContext) => Promise<void>, run: RunContext, testContext: TestHooks): Promise<void> {
-  try {
-    await judge(rule, body, run, testContext);
-  } finally {
-    // However the check ended: the CLI waits for every message of the run's channel sent before it.
-    testContext.task.meta.runMessages = run.channel.posted;
-  }
+/** The check of one catalog rule, as a value: its rule, how it may be scheduled, and its body. */
+export interface Check {
+  readonly rule: Rule;
+  readonly concurrent: boolean;
+  readonly body: (ctx: CheckContext) => Promise<void>;
 }
 
-async function judge(rule: Rule, body: (ctx: CheckContext) => Promise<void>, run: RunContext, testContext: TestHooks): Promise<void> {
+/** The suite of one area of the spec: its checks in catalog order, as the engine and the vitest adapter take them. */
+export interface Suite {
+  readonly area: Area;
+  readonly checks: readonly Check[];
+}
+
+/** The check of the catalog rule `id`; an unknown ID throws when the area's module loads. */
+export function check(id: string, body: (ctx: CheckContext) => Promise<void>, options: CheckOptions = {}): Check {
+  return Object.freeze({ rule: getRule(id), concurrent: options.concurrent ?? false, body });
+}
+
+/** An area's suite; a check of another area's rule is a mistake of ours, named when the module loads. */
+export function suite(area: Area, checks: readonly Check[]): Suite {
+  const stray = checks.find((each) => each.rule.area !== area);
+  if (stray) throw new Error(`${stray.rule.id} belongs to the ${stray.rule.area} area, not ${area}`);
+  return Object.freeze({ area, checks: Object.freeze([...checks]) });
+}
+
+/**
+ * Judges one check on the run's context: the rule's record, whatever the check did. A check records its
+ * findings and never throws them; what it throws is no finding (a skip, a target that stopped answering, a
+ * spent budget, a bug of ours), and a finding already on record stands, whatever stopped the check after it.
+ */
+export async function judgeCheck({ rule, body }: Check, run: RunContext): Promise<RuleMeta> {
   const meta: RuleMeta = { ruleId: rule.id, outcome: 'passed', observations: [], evidence: [], requests: 0, created: [] };
-  testContext.task.meta.rule = meta;
-  // The worker holds the context for its run; a worker kept for another run would judge with the wrong one.
-  if (run.config.channel !== inject('runConfig').channel) {
-    meta.outcome = 'suite-error';
-    meta.message = 'the suite worker holds the context of another run: a bug of the suite engine, not of the target';
-    throw new Error(meta.message);
-  }
   const { config } = run;
   const client = run.client.forRule(rule.id);
-  const skipWith = (reason: string): never => {
-    meta.outcome = 'skipped';
-    meta.message = reason;
-    return testContext.skip(reason);
-  };
   const notRun = deselectionReason(rule, config)
-    ?? (rule.needs?.includes('write') && config.readOnly ? 'creates pets on the target; not run with --read-only' : undefined);
-  if (notRun) skipWith(notRun);
+    ?? (rule.needs?.includes('write') && config.readOnly ? 'creates pets on the target; not run with --read-only' : undefined)
+    ?? client.cancellationReason;
+  if (notRun) return { ...meta, outcome: 'skipped', message: notRun };
 
-  const cancelled = client.cancellationReason;
-  if (cancelled) skipWith(cancelled);
   const findings: ViolationFacts[] = [];
   const context: CheckContext = {
     run, client, config, rule,
@@ -110,32 +88,16 @@ async function judge(rule: Rule, body: (ctx: CheckContext) => Promise<void>, run
   try {
     await body(context);
   } catch (error) {
-    // What a check throws is no finding (a skip, a dead target, a spent budget, a bug of ours); a violation
-    // already recorded stands, whatever stopped the check after it.
-    if (findings.length === 0) classifyThrown(error, meta, skipWith);
-    meta.observations.push(`the check stopped early: ${error instanceof Error ? error.message : String(error)}`);
+    if (findings.length === 0) classifyThrown(error, meta);
+    else meta.observations.push(`the check stopped early: ${error instanceof Error ? error.message : String(error)}`);
   } finally {
     meta.requests = client.exchanges.filter((exchange) => exchange.rule === rule.id).length;
   }
   if (findings.length > 0) concludeBroken(findings, rule, meta);
+  return meta;
 }
 
-/**
- * What the engine throws to vitest when a check found its rule broken, so that vitest fails the test: the
- * rule's findings in one line. Only the engine makes one; a check records its findings and never throws them.
- */
-class RuleViolation extends Error {
-  override name = 'RuleViolation';
-
-  constructor(message: string) {
-    super(message);
-    // No frames: where the engine threw it says nothing of the target, and vitest maps each frame of a failed
-    // test's stack through the source maps of its files (some 2% of what the mutation harness's runs cost).
-    this.stack = `${this.name}: ${message}`;
-  }
-}
-
-/** Turns a check's recorded findings into its outcome: an observation of an INFO rule, else a failure vitest agrees with. */
+/** Turns a check's recorded findings into its outcome: an observation of an INFO rule, else a failure. */
 function concludeBroken(findings: readonly ViolationFacts[], rule: Rule, meta: RuleMeta): void {
   const message = findingsMessage(findings);
   if (rule.level === 'INFO') {
@@ -146,18 +108,15 @@ function concludeBroken(findings: readonly ViolationFacts[], rule: Rule, meta: R
   meta.outcome = 'failed';
   meta.message = message;
   meta.evidence = findings.map(evidenceOf);
-  throw new RuleViolation(message);
 }
 
-/** Turns what a check threw, with nothing on record, into its outcome; it rethrows so vitest agrees. */
-function classifyThrown(error: unknown, meta: RuleMeta, skipWith: (reason: string) => never): never {
+/** Turns what a check threw, with nothing on record, into its outcome. */
+function classifyThrown(error: unknown, meta: RuleMeta): void {
   const outcome = outcomeOfThrown(error);
-  if (outcome === 'skipped') skipWith((error as Error).message);
   meta.outcome = outcome;
-  meta.message = outcome === 'suite-error' ? describeBug(error as Error) : describeThrown(error);
-  const exchange = error instanceof NotJudged ? error.exchange : undefined;
-  if (exchange) meta.evidence = [{ message: meta.message, exchanges: [toEvidence(exchange)] }];
-  throw error;
+  meta.message = outcome === 'skipped' ? (error as Error).message : outcome === 'suite-error' ? describeBug(error as Error) : describeThrown(error);
+  const exchange = exchangeOfThrown(error);
+  if (exchange && outcome !== 'skipped') meta.evidence = [{ message: meta.message, exchanges: [toEvidence(exchange)] }];
 }
 
 /**

@@ -1,4 +1,5 @@
 import { curlFor, describeExchange, type Exchange } from '../http/exchange.js';
+import { NoAnswer, type NoAnswerReason } from '../http/no-answer.js';
 
 /**
  * What became of one check: the rule held, the target broke it, it could not be judged for a reason the
@@ -53,7 +54,7 @@ export interface Evidence {
   counterexample?: Counterexample;
 }
 
-/** What a check hands to the reporter through vitest's task.meta. */
+/** What a check came to: its rule's record, which the engine hands to every consumer of the run. */
 export interface RuleMeta {
   ruleId: string;
   outcome: Outcome;
@@ -65,14 +66,6 @@ export interface RuleMeta {
   requests: number;
   /** Pets this check created on the target. */
   created: string[];
-}
-
-declare module '@vitest/runner' {
-  interface TaskMeta {
-    rule?: RuleMeta;
-    /** How many messages the run's channel carried from the worker when the check ended (helpers/run-channel.ts). */
-    runMessages?: number;
-  }
 }
 
 /** One finding, each fact stated once: the message a report leads with is rendered from these. */
@@ -153,11 +146,26 @@ export class SkipCheck extends NotJudged {
 // never as a TypeError. A plain Error (a fixture the target would not create) stays the target's.
 const PROGRAMMING_ERRORS = ['TypeError', 'ReferenceError', 'RangeError', 'SyntaxError', 'AssertionError'];
 
+/**
+ * What each reason the client gives for leaving a request unanswered means for the rule: an option, a budget or a
+ * cancellation the reader can act on is a skip; a target that broke first leaves the rule errored.
+ */
+const OUTCOME_OF_NO_ANSWER: Record<NoAnswerReason, 'skipped' | 'errored'> = {
+  cancelled: 'skipped', budget: 'skipped', 'wait-too-long': 'skipped',
+  transport: 'errored', 'rate-limited': 'errored', 'not-judgeable': 'errored',
+};
+
 /** What a check that threw comes to: only what is no finding is thrown (a skip, a dead target, a bug of ours). */
 export function outcomeOfThrown(error: unknown): 'skipped' | 'errored' | 'suite-error' {
   if (error instanceof NotJudged) return error.outcome;
+  if (error instanceof NoAnswer) return OUTCOME_OF_NO_ANSWER[error.reason];
   if (error instanceof Error && PROGRAMMING_ERRORS.includes(error.name)) return 'suite-error';
   return 'errored';
+}
+
+/** The request that showed why a check could not be judged, when the error that ended it names one. */
+export function exchangeOfThrown(error: unknown): Exchange | undefined {
+  return error instanceof NotJudged || error instanceof NoAnswer ? error.exchange : undefined;
 }
 
 export function toEvidence(exchange: Exchange): ExchangeEvidence {

@@ -2,7 +2,7 @@
 // every list page) and what the run wrote, built from the run's exchanges when the run is judged. The
 // consistency suite judges it on all the evidence at once, so a page is judged with what later pages proved.
 import { answeredSuccess, type Exchange } from '../http/exchange.js';
-import { answeredAt } from '../http/read-after-write.js';
+import { answeredAt } from '../fixtures/read-after-write.js';
 import { asBigInt, isJsonObject, parseJson, type Json } from '../json.js';
 import { operationOf } from '../judge/operations.js';
 import { INT64, PAGE_SIZE, PET_STATUSES } from '../spec/facts.js';

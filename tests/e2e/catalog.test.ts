@@ -1,10 +1,10 @@
 // Coverage gates: the rule catalog, the suites, the defect switches and the reference server must
 // agree. Each test fails with the list of what falls short, so the fix is in the message.
-import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { loadCatalog, type Rule } from '../../helpers/spec/catalog.js';
+import { getRule, loadCatalog, type Rule } from '../../helpers/spec/catalog.js';
+import { check, suite } from '../../helpers/judge/check.js';
+import { SUITES } from '../../suites/index.js';
 import { AREA_ORDER } from '../../helpers/spec/facts.js';
-import { packagePath } from '../../helpers/package-root.js';
 import { defectById, DEFECTS } from '../../server/defects.js';
 import { VARIANTS } from '../../server/variants.js';
 import { runInProcess } from '../support/in-process.js';
@@ -16,19 +16,9 @@ const stateOf = (rule: Rule) => rule.state ?? 'active';
 const active = rules.filter((rule) => stateOf(rule) === 'active');
 const judged = active.filter((rule) => (JUDGED_LEVELS as readonly string[]).includes(rule.level));
 
-/** Every `check(...)` call in suites/*.test.ts: the literal rule ID, or the source text when it is computed. */
-function declaredChecks(): Array<{ file: string; id?: string; text: string }> {
-  const dir = packagePath('suites');
-  return readdirSync(dir)
-    .filter((file) => file.endsWith('.test.ts'))
-    .flatMap((file) => {
-      const source = readFileSync(`${dir}/${file}`, 'utf8');
-      return [...source.matchAll(/\bcheck\(\s*(?:(['"`])([^'"`]*)\1|([^,)]*))/g)].map((match) => ({
-        file,
-        id: match[2],
-        text: match[0],
-      }));
-    });
+/** Every check of the suites, as values: the file that holds it, its rule, and whether the suite is its area's. */
+function declaredChecks(): Array<{ suite: string; id: string }> {
+  return SUITES.flatMap((each) => each.checks.map((declared) => ({ suite: each.area, id: declared.rule.id })));
 }
 
 /** How a rule ID stands in the catalog, for messages: `INFO, active` or `not in spec/rules.yaml`. */
@@ -75,29 +65,30 @@ describe('the rule catalog', () => {
 
 describe('the suites', () => {
   const checks = declaredChecks();
-  const checked = new Set(checks.flatMap((declared) => declared.id ?? []));
+  const checked = new Set(checks.map((declared) => declared.id));
 
-  it('check every active rule', () => {
-    const unchecked = active.filter((rule) => !checked.has(rule.id)).map((rule) => `${rule.id} (suites/${rule.area}.test.ts): ${rule.summary}`);
-    expect(unchecked, 'active rules without a check(\'ID\', …) in suites/*.test.ts').toEqual([]);
+  it('hold one suite for each area of the catalog, in its order', () => {
+    expect(SUITES.map((each) => each.area)).toEqual([...AREA_ORDER]);
   });
 
-  it('name an active catalog rule, literally, in every check', () => {
-    // A computed ID hides the check from this gate, so every rule is named in the source.
-    expect(checks.filter((declared) => declared.id === undefined).map((declared) => `${declared.file}: ${declared.text}`), 'checks whose ID is not a string literal').toEqual([]);
+  it('check every active rule, once', () => {
+    const unchecked = active.filter((rule) => !checked.has(rule.id)).map((rule) => `${rule.id} (suites/${rule.area}.ts): ${rule.summary}`);
+    expect(unchecked, 'active rules without a check(\'ID\', …) in suites/<area>.ts').toEqual([]);
+    expect(duplicates(checks.map((declared) => declared.id)), 'rules checked twice').toEqual([]);
+  });
+
+  it('check only active catalog rules', () => {
     const activeIds = new Set(active.map((rule) => rule.id));
-    const stray = checks.filter((declared) => declared.id !== undefined && !activeIds.has(declared.id));
-    expect(stray.map((declared) => `${declared.file}: ${declared.id} (${whatIs(declared.id!)})`), 'checks of unknown, pending or retired rules').toEqual([]);
+    const stray = checks.filter((declared) => !activeIds.has(declared.id));
+    expect(stray.map((declared) => `${declared.suite}: ${declared.id} (${whatIs(declared.id)})`), 'checks of pending or retired rules').toEqual([]);
   });
 
-  it('check each rule in the suite file of its area', () => {
-    const misplaced = checks
-      .filter((declared) => declared.id !== undefined)
-      .map((declared) => ({ declared, rule: rules.find((rule) => rule.id === declared.id) }))
-      .filter(({ declared, rule }) => rule !== undefined && declared.file !== `${rule.area}.test.ts`)
-      .map(({ declared, rule }) => `${rule!.id} is checked in ${declared.file}, its area is ${rule!.area}`);
-    // The CLI loads only the files of selected areas, so a rule checked elsewhere vanishes under --only.
+  it('check each rule in the suite of its area, and refuse a check of another area when the suite is made', () => {
+    // The CLI runs only the suites of selected areas, so a rule checked elsewhere would vanish under --only.
+    const misplaced = checks.filter((declared) => getRule(declared.id).area !== declared.suite).map((declared) => `${declared.id} is checked in ${declared.suite}`);
     expect(misplaced, 'checks outside their area\'s suite').toEqual([]);
+    expect(() => suite('listing', [check('AUTH-01', async () => undefined)])).toThrow('AUTH-01 belongs to the auth area, not listing');
+    expect(() => check('LIST-99', async () => undefined)).toThrow('Unknown rule ID LIST-99');
   });
 });
 

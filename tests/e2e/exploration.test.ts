@@ -7,7 +7,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseJson } from '../../helpers/json.js';
-import type { Report, RuleResult } from '../../cli/report.js';
+import type { Report, RuleResult } from '../../cli/reports/report.js';
 import { certify, type CliRun } from '../support/cli.js';
 import { certifyInProcess } from '../support/in-process.js';
 import { withChildSlot } from '../support/harness.js';

@@ -16,7 +16,7 @@ import { petFieldDifferences } from '../../helpers/fixtures/pet-fields.js';
 import { validateSchema } from '../../helpers/judge/schema.js';
 import { DEFAULT_OPTIONS } from '../../cli/resolve-options.js';
 import { generatedValues, sendGenerated, shrinkFirstFailure, type FuzzBudget, type Probe } from '../../helpers/fuzz/property.js';
-import type { Report } from '../../cli/report.js';
+import type { Report } from '../../cli/reports/report.js';
 import { defectById, DEFECTS, type DefectId } from '../../server/defects.js';
 import { createReferenceApp } from '../../server/reference-server.js';
 import { withSwitches } from '../../server/switches.js';

@@ -183,9 +183,9 @@ describe('a target that closes the connection after every answer, without Connec
     const har = parseJson(readFileSync(join(run.reportDir, 'exchanges.har'), 'utf8')) as unknown as HarLog;
     const entries = har.log.entries;
     const retried = entries.filter((entry) => entry.response._retried);
-    // Requests queued behind an answer go out on its connection at once, before the server's close is read:
-    // a whole run meets the race several times (10 to 24 in trials), never none.
-    expect(retried.length).toBeGreaterThan(0);
+    // The front closes every connection when it is used a second time: every request the client sends on a
+    // kept-alive connection meets a closed one, and is sent again on a new connection.
+    expect(retried.length).toBeGreaterThan(10);
     // Each failed attempt is in the record, naming what happened, and the same request follows it with its answer.
     // Identical requests in flight together (the 429 probe's) may each meet a closed connection: each failed
     // attempt is paired with an answered one of its own, later in the record.

@@ -3,7 +3,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import type { Report } from '../../cli/report.js';
+import type { Report } from '../../cli/reports/report.js';
 import { certifyInProcess, runInProcess } from '../support/in-process.js';
 import { outputTail, withChildSlot } from '../support/harness.js';
 

@@ -5,9 +5,9 @@ import { execFile } from 'node:child_process';
 import { cpSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { Report, RuleResult } from '../../cli/report.js';
-import type { Baseline } from '../../cli/reports/baseline.js';
-import { judgeRun, type RunFindings } from '../../cli/verdict.js';
+import type { Report, RuleResult } from '../../cli/reports/report.js';
+import type { Baseline } from '../../cli/policy/baseline.js';
+import { judgeRun, type RunFindings } from '../../cli/policy/verdict.js';
 import { RunCancelled } from '../../helpers/http/cancellation.js';
 import { BudgetExhausted, StillRateLimited, TransportError } from '../../helpers/http/client.js';
 import { parseJson } from '../../helpers/json.js';
@@ -84,7 +84,7 @@ describe('a check that throws a TypeError', () => {
   it('ends the run with exit 4, and every report says it is a bug of petstore-conformance, not of the target', async () => {
     for (const part of ['dist', 'spec', 'package.json']) cpSync(packagePath(part), join(copy, part), { recursive: true });
     symlinkSync(packagePath('node_modules'), join(copy, 'node_modules'));
-    const suite = join(copy, 'dist', 'suites', 'listing.test.js');
+    const suite = join(copy, 'dist', 'suites', 'listing.js');
     const opening = "check('LIST-01', async (ctx) => {";
     const source = readFileSync(suite, 'utf8');
     expect(source, 'the check to break').toContain(opening);
@@ -105,9 +105,9 @@ describe('a check that throws a TypeError', () => {
     const report = parseJson(readFileSync(join(reportDir, 'report.json'), 'utf8')) as unknown as Report;
     expect(report).toMatchObject({ verdict: 'incomplete', exitCode: 4 });
     const statusOf = (id: string) => report.rules.find((rule) => rule.id === id);
-    // Where our code threw, as a maintainer reads it in the file: the broken check's line of listing.test.js.
+    // Where our code threw, as a maintainer reads it in the file: the broken check's line of listing.js.
     const brokenLine = source.slice(0, source.indexOf(opening)).split('\n').length;
-    expect(statusOf('LIST-01')).toMatchObject({ status: 'suite-error', message: expect.stringMatching(new RegExp(`^TypeError: .*\\(at .*listing\\.test\\.js:${brokenLine}:\\d+\\)$`)) });
+    expect(statusOf('LIST-01')).toMatchObject({ status: 'suite-error', message: expect.stringMatching(new RegExp(`^TypeError: .*\\(at .*listing\\.js:${brokenLine}:\\d+\\)$`)) });
     // The other checks still judge the target as they would have.
     expect(statusOf('LIST-02')?.status).toBe('passed');
     expect(readFileSync(join(reportDir, 'junit.xml'), 'utf8')).toMatch(/<error message="suite error, a bug of petstore-conformance: TypeError: [^"]*" type="suite-error">/);

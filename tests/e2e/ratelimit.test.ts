@@ -3,7 +3,7 @@
 // in seconds. Each rate-limit defect is the mutation harness's, which runs those of the rate-limit area alone in
 // this same window. Run by hand:  npm run build && npx vitest run tests/e2e/ratelimit.test.ts
 import { describe, expect, it } from 'vitest';
-import type { Report } from '../../cli/report.js';
+import type { Report } from '../../cli/reports/report.js';
 import type { ReferenceServerOptions } from '../../server/options.js';
 import { certifyInProcess } from '../support/in-process.js';
 import { brokenRules, harnessPlan, outputTail, withChildSlot } from '../support/harness.js';

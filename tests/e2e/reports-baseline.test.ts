@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { EXIT_BASELINE_STALE, parseBaseline } from '../../cli/reports/baseline.js';
+import { EXIT_BASELINE_STALE, parseBaseline } from '../../cli/policy/baseline.js';
 import type { Rule } from '../../helpers/spec/catalog.js';
 import { certifyInProcess } from '../support/in-process.js';
 import { withChildSlot } from '../support/harness.js';

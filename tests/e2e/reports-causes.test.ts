@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { RuleResult } from '../../cli/report.js';
+import type { RuleResult } from '../../cli/reports/report.js';
 import { evidenceOf, type Evidence } from '../../helpers/judge/outcome.js';
 import { causesOf, sharedCauses } from '../../helpers/judge/outcome-meaning.js';
 import { certifyInProcess } from '../support/in-process.js';

@@ -3,7 +3,7 @@
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { Report } from '../../cli/report.js';
+import type { Report } from '../../cli/reports/report.js';
 import { resolveRunOptions } from '../../cli/resolve-options.js';
 import { certify as certifyRun } from '../../cli/run.js';
 import { proxyRouteFor } from '../../helpers/http/proxy.js';

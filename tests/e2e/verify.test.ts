@@ -6,7 +6,7 @@ import type { Har } from 'har-format';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parseJson, stringifyJson } from '../../helpers/json.js';
 import { packagePath } from '../../helpers/package-root.js';
-import type { Report } from '../../cli/report.js';
+import type { Report } from '../../cli/reports/report.js';
 import type { Manifest } from '../../cli/reports/manifest.js';
 import { sha256Of } from '../../cli/reports/manifest.js';
 import type { CliRun } from '../support/cli.js';

@@ -3,7 +3,7 @@ import { readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseJson } from '../../helpers/json.js';
 import { packagePath } from '../../helpers/package-root.js';
-import type { Report } from '../../cli/report.js';
+import type { Report } from '../../cli/reports/report.js';
 import { startReferenceServer, type RunningReferenceServer } from '../../server/reference-server.js';
 import { withSwitches, type SwitchedServerOptions } from '../../server/switches.js';
 import { scratchDir } from './scratch.js';

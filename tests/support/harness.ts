@@ -3,7 +3,7 @@
 import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Report, RuleResult } from '../../cli/report.js';
+import type { Report, RuleResult } from '../../cli/reports/report.js';
 import { MUTATIONS, VALID_SHAPES } from '../../helpers/fuzz/arbitraries.js';
 import { isFailing } from '../../helpers/judge/outcome-meaning.js';
 import { activeRules } from '../../helpers/spec/catalog.js';

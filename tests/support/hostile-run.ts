@@ -2,7 +2,7 @@
 import { expect } from 'vitest';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { RuleResult } from '../../cli/report.js';
+import type { RuleResult } from '../../cli/reports/report.js';
 import { runCli, type CliRun } from './cli.js';
 import { runInProcess } from './in-process.js';
 

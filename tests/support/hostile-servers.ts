@@ -50,14 +50,22 @@ export async function startTlsFront(certificate: Certificate, upstreamPort: numb
 }
 
 /**
- * A front for a plain server on `upstreamPort` that closes the connection after every answer without
- * saying so (no `Connection: close`), as HTTP/1.0-minded stacks and proxies with a short idle timeout do:
- * a client that sends its next request on the kept-alive connection finds it closed.
+ * A front for a plain server on `upstreamPort` that answers one request per connection and closes it when the next
+ * comes, without saying so (no `Connection: close`), as HTTP/1.0-minded stacks and proxies with a short idle timeout
+ * do: a client that sends its next request on the kept-alive connection finds it closed, before any byte of an
+ * answer. Closed when reused, not just after the answer: a client in the same process as this front reads an answer
+ * and a close sent together as one, and would never meet the race a remote server makes it meet.
  */
 export async function startClosingFront(upstreamPort: number): Promise<LoopbackServer> {
   const requests: SeenRequest[] = [];
+  const answered = new WeakSet<Socket>();
   const server = createHttpServer((incoming, outgoing) => {
     requests.push({ method: incoming.method ?? '', url: incoming.url ?? '', headers: incoming.headers });
+    if (answered.has(incoming.socket)) {
+      incoming.socket.destroy();
+      return;
+    }
+    answered.add(incoming.socket);
     const relay = httpRequest({ host: '127.0.0.1', port: upstreamPort, method: incoming.method, path: incoming.url, headers: incoming.headers, agent: false }, (answer) => {
       for (const [name, value] of Object.entries(answer.headers)) {
         if (value !== undefined && name !== 'connection' && name !== 'keep-alive') outgoing.setHeader(name, value);
@@ -66,7 +74,6 @@ export async function startClosingFront(upstreamPort: number): Promise<LoopbackS
       outgoing.removeHeader('connection');
       outgoing.writeHead(answer.statusCode ?? 502);
       answer.pipe(outgoing);
-      outgoing.on('finish', () => incoming.socket.destroySoon());
     });
     relay.on('error', () => outgoing.socket?.destroy());
     incoming.pipe(relay);

@@ -1,6 +1,6 @@
 // A small hand-made Report for the renderers' unit tests: one rule of each outcome, and a failure
 // whose evidence carries what a hostile server could send (markup, quotes, control characters).
-import { countsOf, type Report, type RuleResult } from '../../cli/report.js';
+import { countsOf, type Report, type RuleResult } from '../../cli/reports/report.js';
 import type { Exchange } from '../../helpers/http/exchange.js';
 import { OUTCOMES } from '../../helpers/judge/outcome-meaning.js';
 import type { Level } from '../../helpers/spec/catalog.js';

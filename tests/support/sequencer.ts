@@ -1,4 +1,5 @@
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
+import { AREA_ORDER } from '../../helpers/spec/facts.js';
 
 /**
  * The files that take longest, half a minute or more each: end-to-end files that mostly wait on rate-limit
@@ -26,6 +27,16 @@ export class LongestFilesFirst extends BaseSequencer {
       return index === -1 ? LONGEST_FILES.length : index;
     };
     // Array.prototype.sort is stable: files of equal rank stay in vitest's order.
-    return sorted.sort((a, b) => rank(a) - rank(b));
+    return sorted.sort((a, b) => rank(a) - rank(b) || areaRank(a) - areaRank(b));
   }
+}
+
+/**
+ * The conformance suites (suites/<area>.test.ts) run in the catalog's area order, as the engine runs them: the store
+ * model after every area that writes, errors and rate limits after the areas whose answers they judge. Other files keep their place.
+ */
+function areaRank(file: TestSpecification): number {
+  const area = /\/suites\/([a-z]+)\.test\.ts$/.exec(file.moduleId)?.[1];
+  const index = area === undefined ? -1 : AREA_ORDER.indexOf(area as (typeof AREA_ORDER)[number]);
+  return index === -1 ? AREA_ORDER.length : index;
 }

@@ -1,7 +1,7 @@
 // The judge of the mutation harness and the gallery, on hand-made reports: what counts as caught,
 // what counts as a surprise. If this judge were lenient, the mutation score would mean nothing.
 import { describe, expect, it } from 'vitest';
-import type { Report, RuleResult } from '../../cli/report.js';
+import type { Report, RuleResult } from '../../cli/reports/report.js';
 import { brokenRules, diffAgainst, formatDiff, isCaught, unexplainedFuzzing } from '../support/harness.js';
 
 function reportOf(rows: Array<Pick<RuleResult, 'id' | 'level' | 'status'> & { message?: string }>): Report {

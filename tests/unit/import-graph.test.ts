@@ -1,9 +1,9 @@
 // An import circle makes a module's meaning depend on the order of loading, and every change to one of
-// its members a change to all: the project's modules import one another in one direction only.
+// its members a change to all: the project's modules import one another in one direction only, down the
+// layers below, at every depth; and no module of the product needs a test runner to run.
 import { readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { RUN_STATE_MODULES } from '../../cli/suite-engine.js';
 import { packagePath } from '../../helpers/package-root.js';
 import { projectModules as modulesIn } from '../support/source-scan.js';
 
@@ -55,9 +55,48 @@ function firstCycle(graph: ReadonlyMap<string, readonly string[]>): string[] | u
   return undefined;
 }
 
-/** Every import from a module under `from` of a module under `to`, as "importer → imported". */
-function importsAcross(graph: ReadonlyMap<string, readonly string[]>, from: string, to: string): string[] {
-  return [...graph].filter(([file]) => file.startsWith(from)).flatMap(([file, imported]) => imported.filter((target) => target.startsWith(to)).map((target) => `${file} → ${target}`));
+/**
+ * The layers of the project, lowest first: a module imports from its own layer or a lower one. A path names a file
+ * or a folder; the longest path that holds a module is its layer.
+ */
+const LAYERS: readonly string[][] = [
+  ['helpers/json.ts', 'helpers/package-root.ts'],
+  ['helpers/spec/'],
+  // The one request path: it records, paces and redacts, and knows nothing of judging.
+  ['helpers/http/'],
+  ['helpers/run-config.ts', 'helpers/run-context.ts'],
+  ['helpers/judge/'],
+  ['helpers/fixtures/', 'helpers/fuzz/'],
+  ['helpers/model/'],
+  ['helpers/explore/'],
+  ['helpers/engine/'],
+  ['suites/'],
+  ['server/'],
+  // The report and its formats: pure functions of the report.
+  ['cli/reports/'],
+  // The verdict and the baseline policy, apart from every format.
+  ['cli/policy/'],
+  ['cli/'],
+  ['index.ts', 'bench/'],
+];
+
+/** The rank of a module's layer, or undefined for a module no layer holds. */
+function layerOf(file: string): number | undefined {
+  let found: { rank: number; length: number } | undefined;
+  for (const [rank, paths] of LAYERS.entries()) {
+    for (const path of paths) {
+      const holds = path.endsWith('/') ? file.startsWith(path) : file === path;
+      if (holds && (!found || path.length > found.length)) found = { rank, length: path.length };
+    }
+  }
+  return found?.rank;
+}
+
+/** Every import of a module from a higher layer, as "importer → imported". */
+function importsUp(graph: ReadonlyMap<string, readonly string[]>): string[] {
+  return [...graph].flatMap(([file, imported]) => imported
+    .filter((target) => (layerOf(target) ?? -1) > (layerOf(file) ?? Number.POSITIVE_INFINITY))
+    .map((target) => `${file} → ${target}`)).sort();
 }
 
 function projectModules(): string[] {
@@ -97,10 +136,18 @@ describe('the import graph', () => {
     expect(cycle && cycle.join(' → '), 'an import circle').toBeUndefined();
   });
 
-  it('has nothing under helpers/ import from cli/: the checks\' tools know nothing of the command line', () => {
+  it('points every import down the layers, at every depth: the HTTP layer knows nothing of judging, report formats nothing of the command line', () => {
     const graph = importGraph(projectModules(), (file) => readFileSync(join(ROOT, file), 'utf8'));
     expect(graph.get('helpers/run-context.ts'), 'the graph reads helpers/ imports').toContain('helpers/http/client.ts');
-    expect(importsAcross(graph, 'helpers/', 'cli/')).toEqual([]);
+    expect(projectModules().filter((file) => layerOf(file) === undefined), 'every module has a layer').toEqual([]);
+    expect(importsUp(graph)).toEqual([]);
+  });
+
+  it('has no module of the product import vitest: the engine is ours, and vitest only an adapter of the suites', () => {
+    const product = projectModules().filter((file) => !file.endsWith('.test.ts') && !file.startsWith('bench/'));
+    expect(product, 'the walk finds the engine').toContain('helpers/engine/engine.ts');
+    const importsVitest = product.filter((file) => /(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)['"]vitest(?:\/[^'"]*)?['"]/.test(readFileSync(join(ROOT, file), 'utf8')));
+    expect(importsVitest).toEqual([]);
   });
 
   // --help, --version, --list, a usage error and a refused verify folder are answered by a process that starts,
@@ -111,22 +158,6 @@ describe('the import graph', () => {
     expect(loaded.modules.filter((file) => ['cli/run.ts', 'cli/preflight.ts', 'cli/reports/write.ts', 'helpers/http/client.ts'].includes(file) || file.startsWith('server/'))).toEqual([]);
     // The parser of the command line, and the JSON writer of a --list or usage answer: nothing that serves a run.
     expect(loaded.packages).toEqual(['commander', 'lossless-json']);
-  });
-
-  // The requests are the suite thread's: the CLI's side of a run (its engine, channel, reports) needs no client.
-  it('loads, for the CLI\'s side of a run, no HTTP client and no undici', () => {
-    const loaded = loadedWith('cli/run.ts', projectModules(), (file) => readFileSync(join(ROOT, file), 'utf8'));
-    expect(loaded.modules, 'the walk reads the run\'s own imports').toContain('cli/suite-engine.ts');
-    expect(loaded.modules.filter((file) => file.startsWith('helpers/http/client') || file === 'helpers/http/dispatcher.ts')).toEqual([]);
-    expect(loaded.packages).not.toContain('undici');
-  });
-
-  // The suite engine loads helpers/ natively, except these: one left out would be loaded twice and keep a run's state.
-  it('runs through vitest\'s module runner exactly the helpers whose loading imports reach vitest', () => {
-    const files = projectModules();
-    const reachingVitest = files.filter((file) => file.startsWith('helpers/') && loadedWith(file, files, (name) => readFileSync(join(ROOT, name), 'utf8')).packages.includes('vitest'));
-    expect(reachingVitest, 'the walk finds the check declarations').toContain('helpers/judge/check.ts');
-    expect(reachingVitest.map((file) => file.replace(/\.ts$/, '.js'))).toEqual([...RUN_STATE_MODULES].sort());
   });
 
   it('follows loading imports only: a type-only import and a dynamic import() load nothing', () => {
@@ -141,14 +172,14 @@ describe('the import graph', () => {
     });
   });
 
-  it('names an import from helpers/ into cli/, dynamic and type-only ones included', () => {
+  it('names an import up the layers, dynamic and type-only ones included', () => {
     const files: Record<string, string> = {
-      'helpers/a.ts': "import type { B } from '../cli/b.js';",
-      'helpers/http/c.ts': "const d = await import('../../cli/d.js');",
-      'cli/b.ts': "import { a } from '../helpers/a.js';",
-      'cli/d.ts': '',
+      'helpers/http/a.ts': "import type { B } from '../judge/b.js';",
+      'cli/reports/c.ts': "const d = await import('../d.js');",
+      'helpers/judge/b.ts': "import { a } from '../http/a.js';",
+      'cli/d.ts': "import { c } from './reports/c.js';",
     };
-    expect(importsAcross(importGraph(Object.keys(files), (file) => files[file]!), 'helpers/', 'cli/')).toEqual(['helpers/a.ts → cli/b.ts', 'helpers/http/c.ts → cli/d.ts']);
+    expect(importsUp(importGraph(Object.keys(files), (file) => files[file]!))).toEqual(['cli/reports/c.ts → cli/d.ts', 'helpers/http/a.ts → helpers/judge/b.ts']);
   });
 
   it('finds a circle of three modules, type-only imports and .js specifiers included', () => {

@@ -1,6 +1,5 @@
 // State belongs to the run: the checks' tools (helpers/) and the checks (suites/) keep what a run knows in the
-// run's context (helpers/run-context.ts), never in a module, where a second run in the same process, or the
-// next suite file of a worker kept for another run, would find it. This reads every module's top-level
+// run's context (helpers/run-context.ts), never in a module, where a second run in the same process would find it. This reads every module's top-level
 // declarations, parsed as TypeScript.
 import { readFileSync } from 'node:fs';
 import type { Statement, VariableDeclaration, VariableDeclarator } from 'oxc-parser';
@@ -65,7 +64,7 @@ const withoutReason = (finding: string) => finding.replace(/ \(.*\)$/, '');
 describe('module state', () => {
   it('helpers/ and suites/ keep no state of a run at module level: no let, no container a run could fill', () => {
     const found = modules().flatMap((file) => moduleState(file, readFileSync(packagePath(file), 'utf8')));
-    expect(modules(), 'the scan reads the suites').toContain('suites/listing.test.ts');
+    expect(modules(), 'the scan reads the suites').toContain('suites/listing.ts');
     expect(found.filter((finding) => !(withoutReason(finding) in PURE_MEMOS))).toEqual([]);
     // A memo that is gone takes its reason with it, so the list cannot excuse a later one of the same name.
     expect(Object.keys(PURE_MEMOS).filter((memo) => !found.map(withoutReason).includes(memo))).toEqual([]);

@@ -1,8 +1,8 @@
 // One way to record a finding: a check, its tools and the fuzzing record what they find (ctx.violation, the
 // expect helpers, a probe's returned finding, an exploration attempt's recorded failure), and the check decides
-// whether to go on. A finding is never thrown to end a check early and caught again: only the engine
-// (helpers/judge/check.ts) throws one, once, to tell vitest the rule failed. This reads every module of
-// helpers/ and suites/ parsed as TypeScript, like module-state.test.ts.
+// whether to go on. A finding is never thrown to end a check early and caught again: only the vitest adapter
+// (tests/support/vitest-adapter.ts) throws one, once, to tell vitest the rule failed; the engine throws none.
+// This reads every module of helpers/ and suites/ parsed as TypeScript, like module-state.test.ts.
 import { readFileSync } from 'node:fs';
 import { Visitor, type ParamPattern, type Span } from 'oxc-parser';
 import { describe, expect, it } from 'vitest';
@@ -10,8 +10,8 @@ import { packagePath } from '../../helpers/package-root.js';
 import { parseModule, projectModules, type ParsedModule } from '../support/source-scan.js';
 
 const FOLDERS = ['helpers', 'suites'];
-/** The engine: the one module that names the error vitest is told a rule failed with, and throws it. */
-const ENGINE = 'helpers/judge/check.ts';
+/** The vitest adapter: the one module that names the error vitest is told a rule failed with, and throws it. */
+const ADAPTER = 'tests/support/vitest-adapter.ts';
 
 /** What a thrown expression says of itself that makes it a finding: a violation, a counterexample, a finding. */
 const THROWN_FINDING = /RuleViolation|[vV]iolation|[cC]ounterexample|[fF]inding/;
@@ -35,7 +35,7 @@ function findingsAsExceptions(file: string, source: string): string[] {
   const nameOf = (caught: ParamPattern | null | undefined) => (caught?.type === 'Identifier' ? caught.name : caught ? parsed.text(caught) : undefined);
   new Visitor({
     ThrowStatement(node) {
-      if (THROWN_FINDING.test(parsed.text(node.argument)) && file !== ENGINE) at(node, `throws a finding: ${parsed.text(node.argument).slice(0, 60)}`);
+      if (THROWN_FINDING.test(parsed.text(node.argument)) && file !== ADAPTER) at(node, `throws a finding: ${parsed.text(node.argument).slice(0, 60)}`);
     },
     CatchClause(node) {
       if (catchesFinding(nameOf(node.param), node.body, parsed)) at(node, 'catches a finding');
@@ -49,7 +49,7 @@ function findingsAsExceptions(file: string, source: string): string[] {
       }
     },
     Identifier(node) {
-      if (node.name === 'RuleViolation' && file !== ENGINE) at(node, 'names RuleViolation, which only the engine throws');
+      if (node.name === 'RuleViolation' && file !== ADAPTER) at(node, 'names RuleViolation, which only the vitest adapter throws');
       if (node.name === 'softly') at(node, 'names softly: a part that catches what it throws');
     },
   }).visit(parsed.program);
@@ -59,9 +59,9 @@ function findingsAsExceptions(file: string, source: string): string[] {
 const modules = () => projectModules(FOLDERS);
 
 describe('one way to record a finding', () => {
-  it('helpers/ and suites/ throw no finding and catch none: only the engine throws one, to vitest', () => {
+  it('helpers/ and suites/ throw no finding and catch none, the engine included: only the vitest adapter throws one, to vitest', () => {
     const found = modules().flatMap((file) => findingsAsExceptions(file, readFileSync(packagePath(file), 'utf8')));
-    expect(modules(), 'the scan reads the suites and the fuzzing').toEqual(expect.arrayContaining(['suites/fuzzing.test.ts', 'helpers/fuzz/property.ts', 'helpers/explore/explore.ts', ENGINE]));
+    expect(modules(), 'the scan reads the suites, the fuzzing and the engine').toEqual(expect.arrayContaining(['suites/fuzzing.ts', 'helpers/fuzz/property.ts', 'helpers/explore/explore.ts', 'helpers/judge/check.ts', 'helpers/engine/engine.ts']));
     expect(found).toEqual([]);
   });
 
@@ -83,11 +83,11 @@ describe('one way to record a finding', () => {
     ].join('\n');
     expect(findingsAsExceptions('suites/planted.test.ts', source)).toEqual([
       'suites/planted.test.ts:1 throws a finding: RuleViolation.of({ expected: "x", seen: "y" })',
-      'suites/planted.test.ts:1 names RuleViolation, which only the engine throws',
+      'suites/planted.test.ts:1 names RuleViolation, which only the vitest adapter throws',
       'suites/planted.test.ts:2 throws a finding: counterexample(property, failure)',
       'suites/planted.test.ts:3 throws a finding: sequenceViolation(ctx, failure)',
       'suites/planted.test.ts:4 catches a finding',
-      'suites/planted.test.ts:4 names RuleViolation, which only the engine throws',
+      'suites/planted.test.ts:4 names RuleViolation, which only the vitest adapter throws',
       'suites/planted.test.ts:5 catches a finding',
       'suites/planted.test.ts:6 names softly: a part that catches what it throws',
       'suites/planted.test.ts:10 catches a finding',
@@ -95,11 +95,11 @@ describe('one way to record a finding', () => {
     ]);
   });
 
-  it('lets the engine throw the failed rule to vitest, and nothing else', () => {
-    const engine = findingsAsExceptions(ENGINE, readFileSync(packagePath(ENGINE), 'utf8'));
-    expect(engine).toEqual([]);
-    expect(findingsAsExceptions(ENGINE, 'function f() { throw new RuleViolation(message); }')).toEqual([]);
-    expect(findingsAsExceptions(ENGINE, 'async function f() { try { await body(); } catch (error) { if (error instanceof RuleViolation) findings.push(error.facts); } }'))
-      .toEqual([`${ENGINE}:1 catches a finding`]);
+  it('lets the vitest adapter throw the failed rule to vitest, and nothing else', () => {
+    const adapter = findingsAsExceptions(ADAPTER, readFileSync(packagePath(ADAPTER), 'utf8'));
+    expect(adapter).toEqual([]);
+    expect(findingsAsExceptions(ADAPTER, 'function f() { throw new RuleViolation(message); }')).toEqual([]);
+    expect(findingsAsExceptions(ADAPTER, 'async function f() { try { await body(); } catch (error) { if (error instanceof RuleViolation) findings.push(error.facts); } }'))
+      .toEqual([`${ADAPTER}:1 catches a finding`]);
   });
 });

@@ -2,13 +2,13 @@
 // whether it fails a rule, whether a reader should look at it. These tests pin that meaning, then hold every
 // report and the verdict to it, so a renderer that decided "failing" or "to look at" on its own would show here.
 import { describe, expect, it } from 'vitest';
-import type { RuleResult } from '../../cli/report.js';
+import type { RuleResult } from '../../cli/reports/report.js';
 import { summaryText } from '../../cli/terminal.js';
-import { judgeRun } from '../../cli/verdict.js';
+import { judgeRun } from '../../cli/policy/verdict.js';
 import { toHtml } from '../../cli/reports/html.js';
 import { toJunit } from '../../cli/reports/junit.js';
 import { toSummaryMarkdown } from '../../cli/reports/summary-md.js';
-import { failingRules, judgeBaseline } from '../../cli/reports/baseline.js';
+import { failingRules, judgeBaseline } from '../../cli/policy/baseline.js';
 import { evidenceOf, type Evidence, type Outcome } from '../../helpers/judge/outcome.js';
 import {
   causesOf, causeStatement, countedOutcomes, failsTheRun, isFailing, isObservation, isOurBug, isProblem, junitKind,

@@ -1,8 +1,7 @@
-// What the suites' worker prints reaches the person as it happens: a rate-limit wait is announced as it
+// What the run tells reaches the person as it happens: a rate-limit wait is announced as it
 // starts and totalled; a long phase rewrites one status line on a terminal, or prints every few seconds in a log.
 import { describe, expect, it } from 'vitest';
 import { LogRouter, summaryText } from '../../cli/terminal.js';
-import { PROGRESS_PREFIX } from '../../helpers/http/progress.js';
 import { sampleReport } from '../support/sample-report.js';
 
 function router(status?: (line: string | undefined) => void) {
@@ -30,7 +29,7 @@ describe('a long phase', () => {
   it('without a terminal, prints a line once it has run 5 s and then every 5 s, not one per request', () => {
     const { log, printed, advance } = router();
     for (let done = 1; done <= 40; done++) {
-      log.line(`${PROGRESS_PREFIX}FUZZ-01 fuzzing: ${done} generated bodies sent`);
+      log.progress(`FUZZ-01 fuzzing: ${done} generated bodies sent`);
       advance(300);
     }
     expect(printed).toEqual(['  … FUZZ-01 fuzzing: 18 generated bodies sent', '  … FUZZ-01 fuzzing: 35 generated bodies sent']);
@@ -39,8 +38,8 @@ describe('a long phase', () => {
   it('on a terminal, rewrites the status line, and clears it before the next printed line', () => {
     const status: Array<string | undefined> = [];
     const { log, printed } = router((line) => status.push(line));
-    log.line(`${PROGRESS_PREFIX}RATE-07 429 probe: 10 requests sent (at most 1100)`);
-    log.line(`${PROGRESS_PREFIX}RATE-07 429 probe: 20 requests sent (at most 1100)`);
+    log.progress(`RATE-07 429 probe: 10 requests sent (at most 1100)`);
+    log.progress(`RATE-07 429 probe: 20 requests sent (at most 1100)`);
     log.endPhase();
     expect(status).toEqual(['  … RATE-07 429 probe: 10 requests sent (at most 1100)', '  … RATE-07 429 probe: 20 requests sent (at most 1100)', undefined]);
     expect(printed).toEqual([]);

@@ -2,7 +2,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type { Rule } from '../../helpers/spec/catalog.js';
 import { failsTheRun, isFailing } from '../../helpers/judge/outcome-meaning.js';
-import type { BaselineJudgement, Report, RuleResult } from '../report.js';
+import type { BaselineJudgement, Report, RuleResult } from '../reports/report.js';
 
 /**
  * A baseline is the list of rules a target is known to fail, so a team can gate CI on regressions

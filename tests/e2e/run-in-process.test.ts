@@ -1,6 +1,6 @@
-// The CLI and the suite worker of a run talk on one channel (helpers/run-channel.ts): the exchanges, the
-// diagnosis, the waits and a replay's misses come back on it and the cancellation goes out on it, so a run
-// writes nothing into its report folder but the reports, and a cancellation reaches the worker at once.
+// A run is one process: the engine runs the checks beside the CLI and hands every exchange, the diagnosis, the
+// waits and a replay's misses to it as events, so a run writes nothing into its report folder but the reports,
+// and a cancellation reaches every request and wait at once.
 import { readdirSync, rmSync, watch } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -20,11 +20,11 @@ function expectReportFilesOnly(written: Iterable<string>, reportDir: string): vo
   expect(readdirSync(reportDir).sort()).toEqual(REPORT_FILES);
 }
 
-const KEY = 'channel-key-3d7e';
+const KEY = 'in-process-key-3d7e';
 
 /** Certifies `baseUrl` in this process, noting every name created in the report folder while the run goes. */
 async function watchedRun(baseUrl: string, given: Record<string, unknown>): Promise<{ names: Set<string>; run: Awaited<ReturnType<typeof certify>>; reportDir: string }> {
-  const reportDir = scratchDir('petstore-channel-');
+  const reportDir = scratchDir('petstore-in-process-');
   // Resolved first: the resolver's own probe that the folder is writable is not the run's doing.
   const options = resolveRunOptions({ baseUrl, apiKey: KEY, reportDir, ...given }, {});
   const names = new Set<string>();
@@ -39,7 +39,7 @@ async function watchedRun(baseUrl: string, given: Record<string, unknown>): Prom
   }
 }
 
-describe('a run and its worker', () => {
+describe('a run in its process', () => {
   it('leave nothing in the report folder but the reports: no exchange log, diagnosis, tally or marker beside them', async (ctx) => {
     const server = await startReferenceServer({ apiKeys: [KEY] });
     if (proxyRouteFor(server.url)) ctx.skip();

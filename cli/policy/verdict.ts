@@ -1,7 +1,7 @@
-import type { Diagnosis } from '../helpers/http/diagnosis.js';
-import { failsTheRun, suiteBroke } from '../helpers/judge/outcome-meaning.js';
-import type { BaselineJudgement, RuleResult, Verdict } from './report.js';
-import { EXIT_BASELINE_STALE, judgeBaseline, type Baseline } from './reports/baseline.js';
+import type { Diagnosis } from '../../helpers/http/diagnosis.js';
+import { failsTheRun, suiteBroke } from '../../helpers/judge/outcome-meaning.js';
+import type { BaselineJudgement, RuleResult, Verdict } from '../reports/report.js';
+import { EXIT_BASELINE_STALE, judgeBaseline, type Baseline } from './baseline.js';
 
 /** The exit codes of a run, as --help lists them. */
 export const EXIT = {

@@ -1,9 +1,9 @@
-import type { Area, Level, Rule } from '../helpers/spec/catalog.js';
-import type { Evidence, ExchangeEvidence, Outcome, RuleMeta } from '../helpers/judge/outcome.js';
-import { noOutcomes, outranks } from '../helpers/judge/outcome-meaning.js';
-import type { Diagnosis } from '../helpers/http/diagnosis.js';
-import type { CheckResult } from './collector.js';
-import { SPEC_VERSION } from '../helpers/spec/facts.js';
+import type { Area, Level, Rule } from '../../helpers/spec/catalog.js';
+import type { Evidence, ExchangeEvidence, Outcome, RuleMeta } from '../../helpers/judge/outcome.js';
+import { noOutcomes, outranks } from '../../helpers/judge/outcome-meaning.js';
+import type { Diagnosis } from '../../helpers/http/diagnosis.js';
+import type { CheckResult } from '../../helpers/engine/events.js';
+import { SPEC_VERSION } from '../../helpers/spec/facts.js';
 
 export interface RuleResult {
   id: string;
@@ -126,3 +126,15 @@ export function withoutUnjudged(rules: readonly RuleResult[], diagnosis: NonNull
 /** What every report says when the suite broke: whose bug it is, and what to send. */
 export const SUITE_BUG_NOTICE = 'This is a bug of petstore-conformance itself, not of the target, and the run exits 4. '
   + 'Please report it to the petstore-conformance maintainers with report.json of this run (it holds each error and where it was thrown) and the command you ran.';
+
+/** "12 pets created": distinct IDs, so one ID handed out twice counts once. */
+export function createdText(report: Report): string {
+  return `${report.created.count} ${report.created.count === 1 ? 'pet' : 'pets'} created`;
+}
+
+/** ", 3 rate-limit waits (41.0 s)": where the time of a slow run went. */
+export function waitsText(report: Report): string {
+  const waits = report.rateLimitWaits;
+  if (!waits || waits.count === 0) return '';
+  return `, ${waits.count} rate-limit ${waits.count === 1 ? 'wait' : 'waits'} (${(waits.totalMs / 1000).toFixed(1)} s)`;
+}

@@ -1,0 +1,118 @@
+// The store as a whole: a model of every pet the target showed the run (each 201, each GET, every page)
+// and of what the run wrote, judged once, at the end, on all the evidence: a page is judged with what pages
+// after it proved. This area runs after every area that writes and before the 429 probe spends the window:
+// its only requests are four last pages (the largest limit, unfiltered and per status), read once everything is written.
+import { check, suite, type CheckContext } from '../helpers/judge/check.js';
+import { StoreModel, type PetView } from '../helpers/model/store-model.js';
+import {
+  CONS_01, CONS_02, CONS_03, CONS_04, CONS_05, CONS_06, CONS_07, CONS_08, CONS_09, CONS_10, readsOf, writesDueOn, pageMustBeFull, type ModelFinding, type ModelStatement,
+} from '../helpers/model/statements.js';
+import { PAGE_SIZE, PET_STATUSES } from '../helpers/spec/facts.js';
+import { runKey } from '../helpers/run-context.js';
+
+const LAST_PAGES = runKey<Promise<unknown>>('consistency: the last pages');
+
+/**
+ * The largest pages the spec allows, unfiltered and for each status, read once per run after every write of
+ * the run: the one moment the run knows the most it will about what the target holds, so a page cut short shows.
+ */
+function readLastPages(ctx: CheckContext): Promise<unknown> {
+  return ctx.run.shared(LAST_PAGES, () => Promise.all([undefined, ...PET_STATUSES].map((status) =>
+    ctx.client.send({ path: '/pets', query: { ...(status ? { status } : {}), limit: String(PAGE_SIZE.max) } }))));
+}
+
+/** The run's model of the store, built from every exchange the run recorded, the last pages included. */
+async function storeModel(ctx: CheckContext): Promise<StoreModel> {
+  await readLastPages(ctx);
+  return StoreModel.of(ctx.client.exchanges, ctx.config.baseUrl, ctx.config.readLagMs);
+}
+
+/**
+ * Reports the statement's findings on every answer of the run, one violation per kind ("listed view disagrees
+ * on status: 12 case(s)"), with the first example as evidence, so a fault repeated on every page reads as one
+ * finding. The statement is the one definition the stateful exploration judges each answer by too.
+ */
+function report(ctx: CheckContext, model: StoreModel, statement: ModelStatement, judged: string): void {
+  const kinds = new Map<string, ModelFinding[]>();
+  for (const finding of statement.findings(model)) kinds.set(finding.kind, [...(kinds.get(finding.kind) ?? []), finding]);
+  for (const [kind, members] of kinds) {
+    const first = members[0]!;
+    ctx.violation({ what: `${kind}: ${members.length} case(s)`, expected: statement.expected, seen: first.example, exchanges: first.exchanges });
+  }
+  ctx.observe(`judged ${judged}`);
+}
+
+// ── the checks ──
+
+export default suite('consistency', [
+  check('CONS-01', async (ctx) => {
+    const model = await storeModel(ctx);
+    const reads = (views: readonly PetView[]) => readsOf(views).length;
+    const viewed = [...model.views.values()].filter((views) => reads(views) > 1 || (reads(views) === 1 && model.writeOf(views[0]!.id))).length;
+    if (viewed === 0) ctx.skip('no pet was read twice, or read after the run wrote it, so no two views can be compared');
+    report(ctx, model, CONS_01, `${viewed} pet(s) read more than once or read after the run wrote them`);
+  }),
+
+  check('CONS-02', async (ctx) => {
+    const model = await storeModel(ctx);
+    const judged = model.fetches.filter((fetch) => fetch.answered !== undefined);
+    if (judged.length === 0) ctx.skip('no GET /pets/{petId} of the run answered 200 with an integer id, so there is no id to compare');
+    report(ctx, model, CONS_02, `${judged.length} answer(s) of GET /pets/{petId}`);
+  }),
+
+  check('CONS-03', async (ctx) => {
+    const model = await storeModel(ctx);
+    if (model.pages.length === 0) ctx.skip('the run received no 200 page of GET /pets');
+    report(ctx, model, CONS_03, `${model.pages.length} page(s)`);
+  }),
+
+  check('CONS-04', async (ctx) => {
+    const model = await storeModel(ctx);
+    const judged = model.pages.filter((page) => page.limit !== undefined);
+    if (judged.length === 0) ctx.skip(`the run received no 200 page of GET /pets for a limit from ${PAGE_SIZE.min} to ${PAGE_SIZE.max} or none`);
+    report(ctx, model, CONS_04, `${judged.length} page(s)`);
+  }),
+
+  check('CONS-05', async (ctx) => {
+    const model = await storeModel(ctx);
+    const filtered = model.pages.filter((page) => page.status !== undefined);
+    const items = filtered.reduce((sum, page) => sum + page.items.length, 0);
+    if (items === 0) ctx.skip(`no page filtered by ${PET_STATUSES.join(', ')} held a pet, so no status can be judged`);
+    report(ctx, model, CONS_05, `${items} item(s) of ${filtered.length} filtered page(s)`);
+  }),
+
+  check('CONS-06', async (ctx) => {
+    const model = await storeModel(ctx);
+    if (model.writes.length === 0) ctx.skip('the run created no pet it can look for on a page (--read-only, or every creation was refused)');
+    const judged = model.pages.reduce((sum, page) => sum + writesDueOn(model, page).length, 0);
+    if (judged === 0) ctx.skip('no page of the run had room for every matching pet after a pet of the run was shown, so none could be looked for');
+    report(ctx, model, CONS_06, `${judged} (page, pet) pair(s)`);
+  }),
+
+  check('CONS-07', async (ctx) => {
+    const model = await storeModel(ctx);
+    const judged = model.pages.filter((page) => pageMustBeFull(model, page));
+    if (judged.length === 0) ctx.skip('no page was asked for when the run had seen at least its limit of matching pets, so none must be full');
+    report(ctx, model, CONS_07, `${judged.length} page(s)`);
+  }),
+
+  check('CONS-08', async (ctx) => {
+    const model = await storeModel(ctx);
+    if (model.pages.length === 0) ctx.skip('the run received no 200 page of GET /pets');
+    report(ctx, model, CONS_08, `${model.pages.length} page(s)`);
+  }),
+
+  check('CONS-09', async (ctx) => {
+    const model = await storeModel(ctx);
+    const judged = [...model.fetches, ...model.misses].filter((fetch) => model.visibleBefore(String(fetch.asked), fetch.exchange));
+    if (judged.length === 0) ctx.skip('no GET /pets/{petId} of the run asked for a pet a read had shown before (or the run had created more than --read-lag before)');
+    report(ctx, model, CONS_09, `${judged.length} GET /pets/{petId} of a pet the run had seen`);
+  }),
+
+  check('CONS-10', async (ctx) => {
+    const model = await storeModel(ctx);
+    if (model.shown.length === 0) ctx.skip('the run read no pet: no 200 to GET /pets/{petId}, no item on a 200 page');
+    const fetched = model.shown.filter((pet) => pet.source === 'fetched').length;
+    report(ctx, model, CONS_10, `${fetched} pet(s) served by GET /pets/{petId} and ${model.shown.length - fetched} listed on ${model.pages.length} page(s)`);
+  }),
+]);

@@ -1,0 +1,106 @@
+// The engine runs the checks of a run in the CLI's own process: suites in turn, consecutive concurrent checks
+// together (at most five at once) and every other check alone, each outcome an event in catalog order.
+import { describe, expect, it } from 'vitest';
+import { runSuites } from '../../helpers/engine/engine.js';
+import type { CheckResult, RunEvent } from '../../helpers/engine/events.js';
+import { check, suite, type Check } from '../../helpers/judge/check.js';
+import { RunContext } from '../../helpers/run-context.js';
+import type { RunConfig } from '../../helpers/run-config.js';
+
+/** A run that sends nothing: the checks here never reach the client. */
+function quietRun(events: RunEvent[] = [], signal?: AbortSignal): RunContext {
+  const config: RunConfig = {
+    baseUrl: 'http://127.0.0.1:9/v1', apiKey: 'engine-test-key', runId: 'engine-test', startedAtMs: Date.now(), embedded: false, today: '2026-11-28',
+    readOnly: false, only: [], skip: [], timeoutMs: 1_000, maxResponseBytes: 1024, maxRequests: null, maxDurationMs: null, concurrency: 4,
+    rateLimitReserve: 2, rateLimitBudget: 0, verifyRecovery: false, seed: 1, fuzzRuns: 0, fuzzValidRuns: 0, exploreRuns: 0, readLagMs: 0,
+  };
+  return new RunContext(config, (event) => events.push(event), signal);
+}
+
+const tick = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function run(checks: readonly Check[], events: RunEvent[] = [], signal?: AbortSignal): Promise<CheckResult[]> {
+  const context = quietRun(events, signal);
+  try {
+    return await runSuites(context, [suite('listing', checks)], (event) => events.push(event));
+  } finally {
+    await context.close();
+  }
+}
+
+const ended = (events: readonly RunEvent[]) => events.flatMap((event) => (event.kind === 'check-ended' ? [event.result.meta.ruleId] : []));
+
+describe('the engine', () => {
+  it('passes outcomes on in catalog order, each once every check before it has ended', async () => {
+    const events: RunEvent[] = [];
+    const finished: string[] = [];
+    const after = (id: string, ms: number) => check(id, async () => {
+      await tick(ms);
+      finished.push(id);
+    }, { concurrent: true });
+    await run([after('LIST-03', 60), after('LIST-04', 5), after('LIST-05', 30)], events);
+    expect(finished).toEqual(['LIST-04', 'LIST-05', 'LIST-03']);
+    expect(ended(events)).toEqual(['LIST-03', 'LIST-04', 'LIST-05']);
+  });
+
+  it('judges consecutive concurrent checks together, at most five at once, and every other check alone', async () => {
+    let running = 0;
+    let most = 0;
+    const log: string[] = [];
+    const body = (id: string) => async () => {
+      running += 1;
+      most = Math.max(most, running);
+      log.push(`start ${id}`);
+      await tick(20);
+      log.push(`end ${id}`);
+      running -= 1;
+    };
+    const together = ['LIST-03', 'LIST-04', 'LIST-05', 'LIST-06', 'LIST-07', 'LIST-12', 'LIST-13'].map((id) => check(id, body(id), { concurrent: true }));
+    await run([check('LIST-02', body('LIST-02')), ...together, check('LIST-14', body('LIST-14'))]);
+    expect(most).toBe(5);
+    expect(log.slice(0, 3)).toEqual(['start LIST-02', 'end LIST-02', 'start LIST-03']);
+    // The sixth waits for a place; the check after the group waits for all of it.
+    expect(log.indexOf('start LIST-12')).toBeGreaterThan(log.indexOf('end LIST-03'));
+    expect(log.at(-2)).toBe('start LIST-14');
+  });
+
+  it('turns what a check records or throws into its outcome: failed, an INFO observation, skipped, errored, a bug of ours', async () => {
+    const results = await run([
+      check('LIST-02', async (ctx) => ctx.violation({ expected: '20 pets', seen: '10 pets' })),
+      check('LIST-08', async (ctx) => ctx.violation({ expected: 'a 400', seen: '422' })),
+      check('LIST-09', async (ctx) => ctx.skip('every filtered page was empty')),
+      check('LIST-10', async () => {
+        throw new Error('the fixture would not be created');
+      }),
+      check('LIST-11', async () => {
+        (undefined as unknown as { length: number }).length;
+      }),
+    ]);
+    const outcome = (id: string) => results.find((result) => result.meta.ruleId === id)!.meta;
+    expect(outcome('LIST-02')).toMatchObject({ outcome: 'failed', message: 'expected 20 pets, saw 10 pets' });
+    expect(outcome('LIST-08')).toMatchObject({ outcome: 'passed', observations: ['expected a 400, saw 422'] });
+    expect(outcome('LIST-09')).toMatchObject({ outcome: 'skipped', message: 'every filtered page was empty' });
+    expect(outcome('LIST-10')).toMatchObject({ outcome: 'errored', message: 'the fixture would not be created' });
+    expect(outcome('LIST-11').outcome).toBe('suite-error');
+    expect(outcome('LIST-11').message).toMatch(/^TypeError: .* \(at .*engine\.test\.ts:\d+:\d+\)$/);
+  });
+
+  it('skips, with the signal named, every check a cancelled run had not begun, and stops none already running', async () => {
+    const controller = new AbortController();
+    const results = await run([
+      check('LIST-02', async () => {
+        controller.abort('SIGTERM');
+        await tick(5);
+      }),
+      check('LIST-03', async () => undefined),
+    ], [], controller.signal);
+    expect(results.map((result) => result.meta.outcome)).toEqual(['passed', 'skipped']);
+    expect(results[1]!.meta.message).toBe('the run was cancelled (SIGTERM) before this rule was judged');
+  });
+
+  it('announces each check as it starts, before its outcome', async () => {
+    const events: RunEvent[] = [];
+    await run([check('LIST-02', async () => undefined)], events);
+    expect(events.map((event) => event.kind)).toEqual(['check-started', 'check-ended']);
+  });
+});
