@@ -10,7 +10,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { packagePath } from '../../helpers/package-root.js';
 import { startReferenceServer } from '../../server/reference-server.js';
-import { withSwitches } from '../../server/switches.js';
+import { withSwitches } from '../support/switches.js';
 import { reportIn } from '../support/cli.js';
 import { harnessPlan, withChildSlot } from '../support/harness.js';
 import { scratchDir } from '../support/scratch.js';

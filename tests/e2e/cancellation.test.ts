@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { packagePath } from '../../helpers/package-root.js';
 import { startReferenceServer } from '../../server/reference-server.js';
-import { withSwitches } from '../../server/switches.js';
+import { withSwitches } from '../support/switches.js';
 import { reportIn } from '../support/cli.js';
 import { withChildSlot } from '../support/harness.js';
 import { scratchDir } from '../support/scratch.js';

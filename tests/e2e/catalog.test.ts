@@ -5,8 +5,8 @@ import { getRule, loadCatalog, type Rule } from '../../helpers/spec/catalog.js';
 import { check, suite } from '../../helpers/judge/check.js';
 import { SUITES } from '../../suites/index.js';
 import { AREA_ORDER } from '../../helpers/spec/facts.js';
-import { defectById, DEFECTS } from '../../server/defects.js';
-import { VARIANTS } from '../../server/variants.js';
+import { defectById, DEFECTS } from '../defects/catalog.js';
+import { VARIANTS } from '../variants/catalog.js';
 import { runInProcess } from '../support/in-process.js';
 import { brokenRules, FUZZING_KINDS, JUDGED_LEVELS, outputTail, withChildSlot } from '../support/harness.js';
 
@@ -96,7 +96,7 @@ describe('the defect switches', () => {
   it('name every active MUST and SHOULD rule at least once, so every check is proven able to fail', () => {
     const named = new Set(DEFECTS.flatMap((defect) => defect.rules as readonly string[]));
     const unproven = judged.filter((rule) => !named.has(rule.id)).map((rule) => `${rule.id} [${rule.level}] ${rule.summary}`);
-    expect(unproven, 'MUST/SHOULD rules no defect in server/defects.ts makes fail').toEqual([]);
+    expect(unproven, 'MUST/SHOULD rules no defect in tests/defects/catalog.ts makes fail').toEqual([]);
   });
 
   it('name only active MUST and SHOULD rules of the catalog, and at least one each', () => {
@@ -120,7 +120,7 @@ describe('the defect switches', () => {
         return [];
       });
     });
-    expect(bad, 'mishandlesEvery in server/defects/ (tests/e2e/fuzzing.test.ts proves each over 300 seeds)').toEqual([]);
+    expect(bad, 'mishandlesEvery in tests/defects/ (tests/e2e/fuzzing.test.ts proves each over 300 seeds)').toEqual([]);
   });
 
   it('have unique IDs, apart from the variants\' IDs', () => {

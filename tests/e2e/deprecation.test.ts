@@ -10,7 +10,7 @@ import type { Report } from '../../cli/reports/report.js';
 import { parseJson } from '../../helpers/json.js';
 import { packagePath } from '../../helpers/package-root.js';
 import { startReferenceServer } from '../../server/reference-server.js';
-import { withSwitches } from '../../server/switches.js';
+import { withSwitches } from '../support/switches.js';
 import { withChildSlot } from '../support/harness.js';
 import { scratchDir } from '../support/scratch.js';
 

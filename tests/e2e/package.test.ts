@@ -118,6 +118,13 @@ describe('the packed package', () => {
     expect(unexpected).toEqual([]);
   });
 
+  it('installs no test runner: the engine is the package\'s own, and vitest only hosts the suites in the source repository', () => {
+    expect(existsSync(join(consumer, 'node_modules', 'petstore-conformance', 'dist', 'cli', 'main.js')), 'the install to look in').toBe(true);
+    expect(existsSync(join(consumer, 'node_modules', 'vitest'))).toBe(false);
+    expect(existsSync(join(consumer, 'node_modules', 'vite'))).toBe(false);
+    expect(packedFiles.filter((path) => /\.test\.(js|d\.ts)$/.test(path))).toEqual([]);
+  });
+
   it('holds the reference server, and not the defect and variant catalogs the suite tests itself with', () => {
     expect(packedFiles).toEqual(expect.arrayContaining(['dist/server/main.js', 'dist/server/reference-server.js', 'dist/server/seams.d.ts']));
     const catalogs = packedFiles.filter((path) => /^dist\/server\/(defects|variants)(\/|\.)|^dist\/server\/switches\./.test(path));

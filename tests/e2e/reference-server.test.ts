@@ -5,10 +5,10 @@ import { createInterface } from 'node:readline';
 import { parse as parseYaml } from 'yaml';
 import { jsonEquals, parseJson, stringifyJson, type Json } from '../../helpers/json.js';
 import { packagePath } from '../../helpers/package-root.js';
-import { DEFECTS } from '../../server/defects.js';
+import { DEFECTS } from '../defects/catalog.js';
 import { startReferenceServer, type RunningReferenceServer } from '../../server/reference-server.js';
-import { withSwitches, type SwitchedServerOptions } from '../../server/switches.js';
-import { VARIANTS } from '../../server/variants.js';
+import { withSwitches, type SwitchedServerOptions } from '../support/switches.js';
+import { VARIANTS } from '../variants/catalog.js';
 
 interface Exchange {
   status: number;
@@ -551,8 +551,8 @@ describe('the defect and variant catalogs', () => {
 describe('npm run serve', () => {
   it('is the server\'s command line, which prints the address, the default key and the command that certifies it', async () => {
     const scripts = (JSON.parse(readFileSync(packagePath('package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
-    expect(scripts.serve).toBe('node dist/server/main.js');
-    const child = spawn(process.execPath, [packagePath('dist', 'server', 'main.js')], { stdio: ['ignore', 'pipe', 'inherit'] });
+    expect(scripts.serve).toBe('tsx tests/support/serve.ts');
+    const child = spawn(process.execPath, [packagePath('node_modules', 'tsx', 'dist', 'cli.mjs'), packagePath('tests', 'support', 'serve.ts'), '--variant', 'newest-first'], { stdio: ['ignore', 'pipe', 'inherit'] });
     try {
       const lines: string[] = [];
       for await (const line of createInterface({ input: child.stdout })) if (lines.push(line) === 3) break;

@@ -3,7 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startReferenceServer } from '../../server/reference-server.js';
-import { withSwitches } from '../../server/switches.js';
+import { withSwitches } from '../support/switches.js';
 import { runCli } from '../support/cli.js';
 import { withChildSlot } from '../support/harness.js';
 import { scratchDir } from '../support/scratch.js';

@@ -8,7 +8,7 @@ import { resolveRunOptions } from '../../cli/resolve-options.js';
 import { certify } from '../../cli/run.js';
 import { proxyRouteFor } from '../../helpers/http/proxy.js';
 import { startReferenceServer } from '../../server/reference-server.js';
-import { withSwitches } from '../../server/switches.js';
+import { withSwitches } from '../support/switches.js';
 import { withChildSlot } from '../support/harness.js';
 import { scratchDir } from '../support/scratch.js';
 

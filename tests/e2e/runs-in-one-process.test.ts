@@ -10,7 +10,7 @@ import { proxyRouteFor } from '../../helpers/http/proxy.js';
 import { KEY_PLACEHOLDER } from '../../helpers/http/redact.js';
 import { AREA_ORDER } from '../../helpers/spec/facts.js';
 import { startReferenceServer } from '../../server/reference-server.js';
-import { defectById, type DefectId } from '../../server/defects.js';
+import { defectById, type DefectId } from '../defects/catalog.js';
 import { certify } from '../support/cli.js';
 import { diffAgainst, formatDiff, FUZZING_SAMPLE, harnessPlan, isCaught, withChildSlot } from '../support/harness.js';
 import { certifyInProcess, runInProcess } from '../support/in-process.js';

@@ -6,7 +6,7 @@
 // two windows or more (a window outlasts a run that nothing paces), and waits seconds, not a minute.
 import { describe, expect, it } from 'vitest';
 import { startReferenceServer } from '../../server/reference-server.js';
-import { withSwitches } from '../../server/switches.js';
+import { withSwitches } from '../support/switches.js';
 import { runInProcess } from '../support/in-process.js';
 import { brokenRules, outputTail } from '../support/harness.js';
 

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { parseJson } from '../../helpers/json.js';
 import { packagePath } from '../../helpers/package-root.js';
 import { startReferenceServer } from '../../server/reference-server.js';
-import { withSwitches, type DefectId } from '../../server/switches.js';
+import { withSwitches, type DefectId } from '../support/switches.js';
 import { withChildSlot } from '../support/harness.js';
 import { certifyInProcess } from '../support/in-process.js';
 import { scratchDir } from '../support/scratch.js';
@@ -52,7 +52,7 @@ async function cliOutcomes(defects: readonly DefectId[]): Promise<Record<string,
   return Object.fromEntries((run.report?.rules ?? []).map((rule) => [rule.id, asVitestSays(rule.status)]));
 }
 
-describe('the conformance suites under vitest', () => {
+describe.concurrent('the conformance suites under vitest', () => {
   it.each<[string, DefectId[]]>([
     ['the reference server', []],
     ['a default page of 10 (listing)', ['list-default-limit-10']],

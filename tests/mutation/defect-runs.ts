@@ -16,7 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, it } from 'vitest';
 import { getRule } from '../../helpers/spec/catalog.js';
 import { AREA_ORDER } from '../../helpers/spec/facts.js';
-import { defectById, DEFECTS, type DefectSpec } from '../../server/defects.js';
+import { defectById, DEFECTS, type DefectSpec } from '../defects/catalog.js';
 import type { CliRun } from '../support/cli.js';
 import { certifyInProcess } from '../support/in-process.js';
 import { diffAgainst, formatDiff, FUZZING_KINDS, FUZZING_SAMPLE, harnessPlan, isCaught, outputTail, timedInChildSlot, unexplainedFuzzing, type RuleDiff } from '../support/harness.js';

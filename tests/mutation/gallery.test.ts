@@ -4,7 +4,7 @@
 // One variant by hand:  npm run build && npx vitest run tests/mutation/gallery.test.ts -t free-plan
 import { afterAll, describe, it } from 'vitest';
 import type { ReferenceServerOptions } from '../../server/options.js';
-import { VARIANTS, variantById, type VariantId, type VariantSpec } from '../../server/variants.js';
+import { VARIANTS, variantById, type VariantId, type VariantSpec } from '../variants/catalog.js';
 import { certifyInProcess } from '../support/in-process.js';
 import { brokenRules, formatDiff, FUZZING_SAMPLE, harnessPlan, outputTail, timed, timedInChildSlot } from '../support/harness.js';
 

@@ -5,7 +5,7 @@ import { parseJson } from '../../helpers/json.js';
 import { packagePath } from '../../helpers/package-root.js';
 import type { Report } from '../../cli/reports/report.js';
 import { startReferenceServer, type RunningReferenceServer } from '../../server/reference-server.js';
-import { withSwitches, type SwitchedServerOptions } from '../../server/switches.js';
+import { withSwitches, type SwitchedServerOptions } from './switches.js';
 import { scratchDir } from './scratch.js';
 
 export interface CliRun {

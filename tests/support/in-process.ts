@@ -11,7 +11,7 @@ import { TOOL } from '../../cli/tool.js';
 import { proxyRouteFor } from '../../helpers/http/proxy.js';
 import { Redactor } from '../../helpers/http/redact.js';
 import { startReferenceServer, type RunningReferenceServer } from '../../server/reference-server.js';
-import { withSwitches, type SwitchedServerOptions } from '../../server/switches.js';
+import { withSwitches, type SwitchedServerOptions } from './switches.js';
 import { reportIn, runCli, type CliRun } from './cli.js';
 import { scratchDir } from './scratch.js';
 

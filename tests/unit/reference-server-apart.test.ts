@@ -1,22 +1,18 @@
 // The reference server reads as the spec: its defects and variants are overrides of its seams, each written
-// beside its catalog entry (server/defects/, server/variants/), never a switch in the handlers. These guards
+// beside its catalog entry (tests/defects/, tests/variants/), never a switch in the handlers. These guards
 // keep it so, and keep the catalogs (which the package does not ship) out of what the server imports.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { packagePath } from '../../helpers/package-root.js';
-import { DEFECTS } from '../../server/defects.js';
-import { VARIANTS } from '../../server/variants.js';
-
-// The catalogs, and the module that maps their ids to overrides for the tests and `npm run serve`.
-const CATALOG = /^server\/(defects|variants)\/|^server\/(defects|variants|switches)\.ts$/;
+import { DEFECTS } from '../defects/catalog.js';
+import { VARIANTS } from '../variants/catalog.js';
 
 /** Every module of the reference server, by path from the root, with its text. */
 function referenceServerModules(): Array<{ path: string; text: string }> {
   return readdirSync(packagePath('server'), { recursive: true, encoding: 'utf8' })
     .filter((file) => file.endsWith('.ts'))
     .map((file) => join('server', file))
-    .filter((path) => !CATALOG.test(path))
     .map((path) => ({ path, text: readFileSync(packagePath(path), 'utf8') }));
 }
 
@@ -37,13 +33,12 @@ describe('the reference server apart from its defects', () => {
   const ids = [...DEFECTS.map((defect) => defect.id as string), ...VARIANTS.map((variant) => variant.id as string)];
 
   it('reads the server modules it guards', () => {
-    expect(modules.map((module) => module.path)).toEqual(expect.arrayContaining(['server/routes.ts', 'server/reference-server.ts', 'server/seams.ts', 'server/main.ts']));
-    expect(modules.map((module) => module.path).filter((path) => CATALOG.test(path))).toEqual([]);
+    expect(modules.map((module) => module.path)).toEqual(expect.arrayContaining(['server/routes.ts', 'server/reference-server.ts', 'server/seams.ts', 'server/main.ts', 'server/serve.ts']));
   });
 
   it('names no defect or variant in any module of the reference server', () => {
     const named = modules.flatMap(({ path, text }) => idsNamed(text, ids).map((id) => `${path}: ${id}`));
-    expect(named, 'ids named outside server/defects/ and server/variants/').toEqual([]);
+    expect(named, 'ids named in the reference server').toEqual([]);
   });
 
   it('asks no switch: no has(…) or variant(…) decides a behaviour', () => {
@@ -51,13 +46,11 @@ describe('the reference server apart from its defects', () => {
     expect(switches).toEqual([]);
   });
 
-  it('imports the catalogs only where the server CLI asks for them, and then only when running', () => {
-    const staticImports = modules.flatMap(({ path, text }) => [...text.matchAll(/^(?:import|export)\b[^;]*?\bfrom\s+['"](\.{1,2}\/[^'"]+)['"]/gm)]
-      .filter((match) => /(^|\/)(defects|variants|switches)(\/|\.js$)/.test(match[1]!))
+  it('imports no catalog: the command line of a clone hands them in (tests/support/serve.ts)', () => {
+    const imports = modules.flatMap(({ path, text }) => [...text.matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*)['"](\.{1,2}\/[^'"]+)['"]/g)]
+      .filter((match) => !match[1]!.startsWith('./') || /(^|\/)(defects|variants|switches|tests)(\/|\.js$)/.test(match[1]!))
       .map((match) => `${path}: ${match[0]}`));
-    expect(staticImports, 'static imports of the catalogs by the reference server').toEqual([]);
-    const dynamicImports = modules.flatMap(({ path, text }) => [...text.matchAll(/\bimport\(\s*['"]([^'"]+)['"]\s*\)/g)].map((match) => `${path} → ${match[1]}`));
-    expect([...new Set(dynamicImports)]).toEqual(['server/main.ts → ./switches.js']);
+    expect(imports.filter((line) => !line.includes('helpers/')), 'imports of the catalogs, or from outside server/ and helpers/').toEqual([]);
   });
 });
 

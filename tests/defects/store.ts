@@ -1,5 +1,5 @@
-import { text, withHeaders } from '../responses.js';
-import { insteadOf, onAnswer } from '../seams.js';
+import { text, withHeaders } from '../../server/responses.js';
+import { insteadOf, onAnswer } from '../../server/seams.js';
 import { SPA_INDEX } from './pages.js';
 import type { DefectSpec } from './spec.js';
 

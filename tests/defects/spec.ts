@@ -1,4 +1,4 @@
-// A defect is a bug real stacks ship, written as one entry in one file: `server/defects/<area>.ts` holds the
+// A defect is a bug real stacks ship, written as one entry in one file: `tests/defects/<area>.ts` holds the
 // catalog entry (what the mutation harness expects of it) and the code that breaks the reference server,
 // side by side. The reference server itself holds no defect: it calls every decision through a named seam
 // (`server/seams.ts` lists them all, each with a line on what it decides), and a defect overrides seams.
@@ -36,8 +36,8 @@
 // Reuse the reference's own helpers (`integerParameter`, `readCredentials`, `firstOf`, …) rather than
 // re-deriving what the spec says, and keep a bug's state (a cache, say) keyed by `server`, never module-wide.
 import type { Area } from '../../helpers/spec/catalog.js';
-import type { Overrides } from '../seams.js';
-import type { ServerSettings } from '../settings.js';
+import type { Overrides } from '../../server/seams.js';
+import type { ServerSettings } from '../../server/settings.js';
 
 export type { Area } from '../../helpers/spec/catalog.js';
 

@@ -1,7 +1,7 @@
 import { INT32, INT64 } from '../../helpers/spec/facts.js';
-import { integerSegment, PET_ID_REFUSED } from '../fetching.js';
-import { json, text } from '../responses.js';
-import { onPetBody, without } from '../seams.js';
+import { integerSegment, PET_ID_REFUSED } from '../../server/fetching.js';
+import { json, text } from '../../server/responses.js';
+import { onPetBody, without } from '../../server/seams.js';
 import type { DefectSpec } from './spec.js';
 
 // Ten pets of each status, so a petId prefix names a pet that exists.

@@ -1,7 +1,7 @@
-import { bodyText } from '../creating.js';
-import { petIdOf } from '../fetching.js';
-import { json, text } from '../responses.js';
-import { isRefusal, onAnswer } from '../seams.js';
+import { bodyText } from '../../server/creating.js';
+import { petIdOf } from '../../server/fetching.js';
+import { json, text } from '../../server/responses.js';
+import { isRefusal, onAnswer } from '../../server/seams.js';
 import { expressErrorPage, NGINX_401, NGINX_404 } from './pages.js';
 import type { DefectSpec } from './spec.js';
 

@@ -1,9 +1,9 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { INT64 } from '../../helpers/spec/facts.js';
-import { bodyText } from '../creating.js';
-import type { StoredPet } from '../pet-store.js';
-import { json } from '../responses.js';
-import type { Answer, Context, SeamOverride } from '../seams.js';
+import { bodyText } from '../../server/creating.js';
+import type { StoredPet } from '../../server/pet-store.js';
+import { json } from '../../server/responses.js';
+import type { Answer, Context, SeamOverride } from '../../server/seams.js';
 import type { DefectSpec } from './spec.js';
 
 // How long the callbacks between a uniqueness validation and its INSERT take (before_save, a category lookup).

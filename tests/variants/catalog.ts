@@ -1,19 +1,19 @@
-import { CORE_VARIANTS } from './variants/core.js';
-import { LISTING_VARIANTS } from './variants/listing.js';
-import { CREATING_VARIANTS } from './variants/creating.js';
-import { FETCHING_VARIANTS } from './variants/fetching.js';
-import { AUTH_VARIANTS } from './variants/auth.js';
-import { TRANSPORT_VARIANTS } from './variants/transport.js';
-import { ERRORS_VARIANTS } from './variants/errors.js';
-import { RATELIMIT_VARIANTS } from './variants/ratelimit.js';
-import { REQUESTS_VARIANTS } from './variants/requests.js';
-import type { VariantSpec } from './variants/spec.js';
+import { CORE_VARIANTS } from './core.js';
+import { LISTING_VARIANTS } from './listing.js';
+import { CREATING_VARIANTS } from './creating.js';
+import { FETCHING_VARIANTS } from './fetching.js';
+import { AUTH_VARIANTS } from './auth.js';
+import { TRANSPORT_VARIANTS } from './transport.js';
+import { ERRORS_VARIANTS } from './errors.js';
+import { RATELIMIT_VARIANTS } from './ratelimit.js';
+import { REQUESTS_VARIANTS } from './requests.js';
+import type { VariantSpec } from './spec.js';
 
-export type { VariantSpec } from './variants/spec.js';
+export type { VariantSpec } from './spec.js';
 
 /**
  * Differences the spec allows: a conforming run must still pass with any of them switched on. One file
- * per group under server/variants/; the gallery certifies each. Test fixtures of the suite's own: they ship
+ * per group under tests/variants/; the gallery certifies each. Test fixtures of the suite's own: they ship
  * only with the source repository, never in the package.
  */
 export const VARIANTS = [

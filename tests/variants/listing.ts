@@ -1,8 +1,8 @@
 import { PAGE_SIZE } from '../../helpers/spec/facts.js';
-import { integerParameter, LIMIT_REFUSED } from '../listing.js';
-import { isPetStatus } from '../new-pet.js';
-import type { StoredPet } from '../pet-store.js';
-import { isRefusal } from '../seams.js';
+import { integerParameter, LIMIT_REFUSED } from '../../server/listing.js';
+import { isPetStatus } from '../../server/new-pet.js';
+import type { StoredPet } from '../../server/pet-store.js';
+import { isRefusal } from '../../server/seams.js';
 import type { VariantSpec } from './spec.js';
 
 /** A fresh order on every call: the spec promises no order, so a client may not rely on one. */

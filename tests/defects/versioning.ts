@@ -1,4 +1,4 @@
-import { insteadOf } from '../seams.js';
+import { insteadOf } from '../../server/seams.js';
 import type { DefectSpec } from './spec.js';
 
 /** Defects of the versioning area. */

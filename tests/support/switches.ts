@@ -1,10 +1,10 @@
 // The defect and variant catalogs as server options: the mutation harness, the gallery, the tests and
 // `npm run serve -- --defect <id>` switch them on by id. Like the catalogs, this file ships only with the
 // source repository; the package's reference server takes overrides (server/seams.ts), never ids.
-import { defectById, isDefectId, type DefectId } from './defects.js';
-import type { ReferenceServerOptions } from './options.js';
-import type { ServerSettings } from './settings.js';
-import { isVariantId, variantById, type VariantId } from './variants.js';
+import { defectById, isDefectId, type DefectId } from '../defects/catalog.js';
+import type { ReferenceServerOptions } from '../../server/options.js';
+import type { ServerSettings } from '../../server/settings.js';
+import { isVariantId, variantById, type VariantId } from '../variants/catalog.js';
 
 export { isDefectId, isVariantId, type DefectId, type VariantId };
 

@@ -1,9 +1,9 @@
 import type { FastifyRequest } from 'fastify';
 import { stringify } from 'lossless-json';
-import { bodyText } from '../creating.js';
-import { withHeaders } from '../responses.js';
+import { bodyText } from '../../server/creating.js';
+import { withHeaders } from '../../server/responses.js';
 import { admitsJson } from '../../helpers/http/accept.js';
-import type { Answer, Context, Overrides } from '../seams.js';
+import type { Answer, Context, Overrides } from '../../server/seams.js';
 import type { VariantSpec } from './spec.js';
 
 /** The methods the extension-methods variant implements on a pet, beyond the spec's GET. */

@@ -1,7 +1,7 @@
 import { PAGE_SIZE } from '../../helpers/spec/facts.js';
-import { firstOf, integerParameter, LIMIT_REFUSED, pageSize } from '../listing.js';
-import { json } from '../responses.js';
-import { onAnswer, onPetBody, without, type Refusal } from '../seams.js';
+import { firstOf, integerParameter, LIMIT_REFUSED, pageSize } from '../../server/listing.js';
+import { json } from '../../server/responses.js';
+import { onAnswer, onPetBody, without, type Refusal } from '../../server/seams.js';
 import type { DefectSpec } from './spec.js';
 
 // Pets enough that a page past 100 can be served.

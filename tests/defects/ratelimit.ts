@@ -1,8 +1,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { admissionOf, removeRateLimitHeaders, secondsUntilReset } from '../gate.js';
-import { text, withHeaders, withoutHeader } from '../responses.js';
-import { operationOf } from '../routes.js';
-import type { Context, SeamOverride } from '../seams.js';
+import { admissionOf, removeRateLimitHeaders, secondsUntilReset } from '../../server/gate.js';
+import { text, withHeaders, withoutHeader } from '../../server/responses.js';
+import { operationOf } from '../../server/routes.js';
+import type { Context, SeamOverride } from '../../server/seams.js';
 import type { DefectSpec } from './spec.js';
 
 // Under rate-enforced-below-limit, how far below X-RateLimit-Limit the gateway refuses.

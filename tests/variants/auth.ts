@@ -1,5 +1,5 @@
-import { presentedCredentials } from '../auth.js';
-import { withHeaders } from '../responses.js';
+import { presentedCredentials } from '../../server/auth.js';
+import { withHeaders } from '../../server/responses.js';
 import type { VariantSpec } from './spec.js';
 
 // Keys a multi-tenant server issued to other clients: the several-keys variant accepts them too.

@@ -1,10 +1,10 @@
 import type { FastifyRequest } from 'fastify';
 import { isLosslessNumber, LosslessNumber, parse } from 'lossless-json';
 import { INT32, PET_STATUSES } from '../../helpers/spec/facts.js';
-import { bodyText } from '../creating.js';
-import { INTEGER_LITERAL, isPetStatus, own, readInt64Literal } from '../new-pet.js';
-import { json, text } from '../responses.js';
-import { onAnswer, onPetBody, without, type Context, type PetBody, type SeamOverride } from '../seams.js';
+import { bodyText } from '../../server/creating.js';
+import { INTEGER_LITERAL, isPetStatus, own, readInt64Literal } from '../../server/new-pet.js';
+import { json, text } from '../../server/responses.js';
+import { onAnswer, onPetBody, without, type Context, type PetBody, type SeamOverride } from '../../server/seams.js';
 import type { DefectSpec } from './spec.js';
 
 const CREATE_400_RULES = ['CREATE-08', 'CREATE-09', 'CREATE-10', 'CREATE-11', 'CREATE-12', 'CREATE-13'] as const;

@@ -1,9 +1,9 @@
 import { PET_STATUSES } from '../../helpers/spec/facts.js';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { firstOf, pageSize } from '../listing.js';
-import type { StoredPet } from '../pet-store.js';
-import { onPetBody, type Context } from '../seams.js';
-import type { PreloadPet } from '../settings.js';
+import { firstOf, pageSize } from '../../server/listing.js';
+import type { StoredPet } from '../../server/pet-store.js';
+import { onPetBody, type Context } from '../../server/seams.js';
+import type { PreloadPet } from '../../server/settings.js';
 import type { DefectSpec } from './spec.js';
 
 /**

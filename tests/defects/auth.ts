@@ -1,11 +1,11 @@
 import type { FastifyRequest } from 'fastify';
 import { PAGE_SIZE, PET_STATUSES } from '../../helpers/spec/facts.js';
-import { isBearerScheme, presentedCredentials, readCredentials } from '../auth.js';
-import { bodyText } from '../creating.js';
-import { int64Parameter, PET_ID_REFUSED, petIdOf } from '../fetching.js';
-import { isPetStatus } from '../new-pet.js';
-import { text, withoutHeader } from '../responses.js';
-import { insteadOf, type OperationId, type SeamOverride } from '../seams.js';
+import { isBearerScheme, presentedCredentials, readCredentials } from '../../server/auth.js';
+import { bodyText } from '../../server/creating.js';
+import { int64Parameter, PET_ID_REFUSED, petIdOf } from '../../server/fetching.js';
+import { isPetStatus } from '../../server/new-pet.js';
+import { text, withoutHeader } from '../../server/responses.js';
+import { insteadOf, type OperationId, type SeamOverride } from '../../server/seams.js';
 import { expressErrorPage } from './pages.js';
 import type { DefectSpec } from './spec.js';
 

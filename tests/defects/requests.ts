@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { removeRateLimitHeaders } from '../gate.js';
-import { json, text, withHeaders, withoutHeader } from '../responses.js';
-import type { Answer, SeamOverride } from '../seams.js';
+import { removeRateLimitHeaders } from '../../server/gate.js';
+import { json, text, withHeaders, withoutHeader } from '../../server/responses.js';
+import type { Answer, SeamOverride } from '../../server/seams.js';
 import { browsableApiPage, expressErrorPage, NGINX_404, NGINX_413 } from './pages.js';
 import type { DefectSpec } from './spec.js';
 

@@ -1,7 +1,7 @@
 import { GET_PET_REMOVAL, PAGE_SIZE } from '../../helpers/spec/facts.js';
-import { integerParameter } from '../listing.js';
-import { withHeaders } from '../responses.js';
-import { onAnswer } from '../seams.js';
+import { integerParameter } from '../../server/listing.js';
+import { withHeaders } from '../../server/responses.js';
+import { onAnswer } from '../../server/seams.js';
 import type { VariantSpec } from './spec.js';
 
 // A fixed announcement date keeps responses reproducible.

@@ -1,7 +1,7 @@
-import { bodyText } from '../creating.js';
-import { invalid, isNewPetObject, unknownMembers } from '../new-pet.js';
-import { withHeaders } from '../responses.js';
-import { onAnswer, type PetBody } from '../seams.js';
+import { bodyText } from '../../server/creating.js';
+import { invalid, isNewPetObject, unknownMembers } from '../../server/new-pet.js';
+import { withHeaders } from '../../server/responses.js';
+import { onAnswer, type PetBody } from '../../server/seams.js';
 import type { VariantSpec } from './spec.js';
 
 // The most characters the name-max-255 variant takes: a VARCHAR(255) column, refused rather than cut.
