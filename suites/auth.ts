@@ -38,7 +38,7 @@ async function requests(ctx: CheckContext, label: string): Promise<Record<Operat
   const pets = await existingPets(ctx);
   return {
     listPets: { path: '/pets', query: { limit: '1' } },
-    createPet: { method: 'POST', path: '/pets', json: { name: petName(ctx.config.runId, `auth-${label}`), categoryId: 1 } },
+    createPet: { method: 'POST', path: '/pets', json: { name: petName(ctx.config.runId, `auth ${label}`), categoryId: 1 } },
     getPet: { path: `/pets/${pets[0]?.id ?? 1}` },
     getStoreOrders: { path: '/store/orders' },
   };

@@ -6,7 +6,7 @@ import { expectError, expectSchema, expectStatus, expectThat, preview, responseO
 import { isJsonObject, parseJson, type Json } from '../helpers/json.js';
 import { operationOf } from '../helpers/judge/operations.js';
 import { mayRefuseNewPet, petFieldDifferences, show, type PetField } from '../helpers/fixtures/pet-fields.js';
-import { isValidPet, listedIds, petName, recordIfCreated, SetupError } from '../helpers/fixtures/pets.js';
+import { isValidPet, listedIds, petName, plainName, recordIfCreated, SetupError } from '../helpers/fixtures/pets.js';
 import { answeredAt, readAfterWrite } from '../helpers/fixtures/read-after-write.js';
 import { validateSchema } from '../helpers/judge/schema.js';
 import { INT64, PAGE_SIZE, PET_STATUSES } from '../helpers/spec/facts.js';
@@ -24,7 +24,7 @@ import { runKey } from '../helpers/run-context.js';
 function textEdgeParts(runId: string): Array<{ about: string; text: string }> {
   return [
     { about: 'the two leading spaces', text: '  ' },
-    { about: 'the run-labelled start', text: petName(runId, 'text-edges') },
+    { about: 'the run-labelled start', text: petName(runId, 'text edges') },
     { about: 'the internal double space', text: ' double  space' },
     { about: 'the precomposed ü (U+00FC)', text: ' precomposed-\u00fc' },
     { about: 'the decomposed é (e + U+0301)', text: ' decomposed-e\u0301' },
@@ -49,7 +49,7 @@ function textEdgeChanges(runId: string, seen: unknown): string[] {
 /** 300 characters: past VARCHAR(255), whose silent truncation (MySQL outside strict mode) the echo shows. */
 const LONG_NAME_LENGTH = 300;
 function longName(runId: string): string {
-  const start = petName(runId, 'long-name-');
+  const start = petName(runId, 'long name ');
   return start + '0123456789'.repeat(LONG_NAME_LENGTH).slice(0, LONG_NAME_LENGTH - start.length);
 }
 
@@ -61,15 +61,14 @@ function longName(runId: string): string {
  * pending, like the pet above 2^53, so that CREATE-14 finds them on one filtered page.
  */
 const NEW_PETS = {
-  basic: (runId: string) => ({ name: petName(runId, 'basic'), categoryId: 1, status: 'available' }),
-  above2p53: (runId: string) => ({ name: petName(runId, 'category-2p53-plus-1'), categoryId: 2n ** 53n + 1n, status: 'pending' }),
-  // Non-ASCII in one name: a server that re-encodes text does not echo it exactly.
-  int64Max: (runId: string) => ({ name: petName(runId, 'category-int64-max-ünï'), categoryId: INT64.max, status: 'sold' }),
-  int64Min: (runId: string) => ({ name: petName(runId, 'category-int64-min'), categoryId: INT64.min, status: 'available' }),
-  withoutStatus: (runId: string) => ({ name: petName(runId, 'without-status'), categoryId: 2 }),
+  basic: (runId: string) => ({ name: plainName(runId, 'basic'), categoryId: 1, status: 'available' }),
+  above2p53: (runId: string) => ({ name: plainName(runId, 'cat 2p53'), categoryId: 2n ** 53n + 1n, status: 'pending' }),
+  int64Max: (runId: string) => ({ name: plainName(runId, 'cat max'), categoryId: INT64.max, status: 'sold' }),
+  int64Min: (runId: string) => ({ name: plainName(runId, 'cat min'), categoryId: INT64.min, status: 'available' }),
+  withoutStatus: (runId: string) => ({ name: plainName(runId, 'no status'), categoryId: 2 }),
   textEdges: (runId: string) => ({ name: textEdgeParts(runId).map((part) => part.text).join(''), categoryId: 3, status: 'pending' }),
   // 0 is falsy: `if (!body.categoryId)` refuses it as missing.
-  zeroCategory: (runId: string) => ({ name: petName(runId, 'category-zero'), categoryId: 0, status: 'pending' }),
+  zeroCategory: (runId: string) => ({ name: plainName(runId, 'cat zero'), categoryId: 0, status: 'pending' }),
   longName: (runId: string) => ({ name: longName(runId), categoryId: 4, status: 'pending' }),
 } satisfies Record<string, (runId: string) => Record<string, Json>>;
 type NewPetLabel = keyof typeof NEW_PETS;
@@ -205,7 +204,7 @@ async function expectEchoed(ctx: CheckContext, label: NewPetLabel): Promise<void
 async function expectClientIdIgnored(ctx: CheckContext, taken: { exchange?: Exchange }): Promise<void> {
   const basicId = createdId(await creation(ctx, 'basic'));
   if (basicId === undefined) return ctx.observe('the basic pet has no id to send back, so a client-chosen id was not tried');
-  const sent = { name: petName(ctx.config.runId, 'client-id'), categoryId: 5, status: 'pending', id: basicId };
+  const sent = { name: plainName(ctx.config.runId, 'client id'), categoryId: 5, status: 'pending', id: basicId };
   const exchange = await ctx.client.send({ method: 'POST', path: '/pets', json: sent });
   recordIfCreated(ctx, exchange);
   const answered = isJsonObject(responseOf(exchange).json) ? (responseOf(exchange).json as Record<string, Json>).id : undefined;
@@ -260,7 +259,7 @@ interface InvalidBody {
  * so that a defective server that accepts it leaves a pet the vendor can find.
  */
 function invalidBodies(runId: string): Record<'CREATE-08' | 'CREATE-09' | 'CREATE-10' | 'CREATE-11' | 'CREATE-12' | 'CREATE-13', InvalidBody[]> {
-  const name = (label: string) => petName(runId, `invalid-${label}`);
+  const name = (label: string) => petName(runId, `invalid ${label}`);
   return {
     'CREATE-08': [
       { name: 'missing name', json: { categoryId: 1, status: 'available' } },
@@ -332,14 +331,14 @@ async function expectAllRejected(ctx: CheckContext, rule: keyof ReturnType<typeo
  * parameter names are case-insensitive): both are application/json, which a check by string equality refuses.
  */
 const MEDIA_TYPES = [
-  { label: 'charset', contentType: 'application/json; charset=utf-8', about: 'with a charset parameter' },
-  { label: 'media-type-case', contentType: 'Application/JSON', about: 'in another letter case' },
+  { label: 'ct charset', contentType: 'application/json; charset=utf-8', about: 'with a charset parameter' },
+  { label: 'ct case', contentType: 'Application/JSON', about: 'in another letter case' },
 ] as const;
 
 /** CREATE-16: a valid NewPet under each spelling of application/json, created like any other. */
 async function expectMediaTypesAccepted(ctx: CheckContext): Promise<void> {
   await together(ctx, MEDIA_TYPES, async ({ label, contentType, about }, part) => {
-    const sent = { name: petName(part.config.runId, `content-type-${label}`), categoryId: 6, status: 'sold' };
+    const sent = { name: plainName(part.config.runId, label), categoryId: 6, status: 'sold' };
     const exchange = await part.client.send({ method: 'POST', path: '/pets', json: sent, headers: { 'content-type': contentType } });
     recordIfCreated(part, exchange);
     // Created is what is asked: the exact status of a creation is CREATE-01's to judge.

@@ -175,9 +175,9 @@ function bodies(count: number, kind: 'valid' | 'invalid'): string {
   return `${count} generated ${kind} ${count === 1 ? 'body' : 'bodies'}`;
 }
 
-/** Names of created pets carry the run ID; what follows is generated. */
+/** Names of created pets carry the run's tag and f, what follows is generated: room for a short plain name. */
 function namePrefix(ctx: CheckContext): string {
-  return petName(ctx.config.runId, 'fuzz-');
+  return petName(ctx.config.runId, 'f');
 }
 
 // The two rules send their own bodies and judge only their own answers: they run together.

@@ -10,7 +10,7 @@ import { answeredSuccess, createdIdOf, describeExchange, type Exchange } from '.
 import { expectStatus, expectThat, preview, responseOf } from '../helpers/judge/expect.js';
 import { groupExchanges, pathTemplate } from '../helpers/judge/operations.js';
 import { petFieldDifferences } from '../helpers/fixtures/pet-fields.js';
-import { petName, petsKnownToExist, recordIfCreated, unknownPetId } from '../helpers/fixtures/pets.js';
+import { plainName, petsKnownToExist, recordIfCreated, unknownPetId } from '../helpers/fixtures/pets.js';
 import { stringifyJson, type Json } from '../helpers/json.js';
 import { together } from '../helpers/judge/together.js';
 
@@ -49,7 +49,7 @@ async function methodsPet(ctx: CheckContext): Promise<MethodsPet | undefined> {
     ctx.observe('PUT, PATCH, POST and DELETE on /pets/{petId} were not sent: they go only to a pet the run creates, and --read-only creates none');
     return undefined;
   }
-  const sent = { name: petName(ctx.config.runId, 'methods'), categoryId: 8, status: 'sold' };
+  const sent = { name: plainName(ctx.config.runId, 'methods'), categoryId: 8, status: 'sold' };
   const exchange = await ctx.client.send({ method: 'POST', path: '/pets', json: sent });
   recordIfCreated(ctx, exchange);
   const id = createdIdOf(exchange);
@@ -114,7 +114,7 @@ async function probeUnknownPath(ctx: CheckContext): Promise<void> {
 
 /** REQ-05: a valid NewPet padded with spaces to 4 MiB, so that a server that takes it stores a pet of a few bytes. */
 async function probeBigBody(ctx: CheckContext): Promise<void> {
-  const sent = { name: petName(ctx.config.runId, 'big-body'), categoryId: 9, status: 'sold' };
+  const sent = { name: plainName(ctx.config.runId, 'big body'), categoryId: 9, status: 'sold' };
   const padBytes = BIG_BODY_BYTES - Buffer.byteLength(stringifyJson(sent));
   let exchange: Exchange;
   try {

@@ -321,7 +321,7 @@ export function edgeIdFrom(edge: EdgeId, highestSeen: bigint | undefined): bigin
 
 /** A valid NewPet from the fuzzing arbitraries (any int64, the edges weighted in; a status or none), its name mostly from the pool. */
 const createSpec: fc.Arbitrary<CreateSpec> = fc.record({
-  pet: newPet('', { categoryId: int64Anywhere, status: 'optional', extras: false }),
+  pet: newPet('', { categoryId: int64Anywhere, status: 'optional', extras: false, names: 'any' }),
   pool: fc.option(fc.nat({ max: NAME_POOL.length - 1 }), { nil: undefined, freq: 4 }),
 }).map(({ pet, pool }) => ({ name: pool === undefined ? { suffix: pet.name } : { pool }, categoryId: pet.categoryId, status: pet.status }));
 

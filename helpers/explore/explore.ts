@@ -168,7 +168,7 @@ async function runLane(ctx: CheckContext, before: readonly Exchange[], lane: Lan
       if (stopped || shrinkBudget.requests <= 0) throw new fc.PreconditionFailure(true);
       shrinkAttempts += 1;
     }
-    const attempt = new Attempt(ctx, before, petName(ctx.config.runId, `explore-${lane.name}.${attemptIndex}-`));
+    const attempt = new Attempt(ctx, before, petName(ctx.config.runId, `explore ${lane.name} ${attemptIndex} `));
     const model: ExploreModel = { created: [], listed: [], budget: attemptIndex === 0 ? lane.firstBudget() : shrinkBudget!, fetchesAllowed, ended: false };
     try {
       // A command whose answer breaks a statement records it on the attempt, and the sequence ends there.

@@ -6,6 +6,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { runTag } from '../../helpers/fixtures/names.js';
 import { parseJson } from '../../helpers/json.js';
 import type { Report, RuleResult } from '../../cli/reports/report.js';
 import { certify, type CliRun } from '../support/cli.js';
@@ -86,7 +87,7 @@ describe('the stateful exploration (FUZZ-03)', () => {
     const runOnce = () => withChildSlot(() => certifyInProcess(NO_LIMIT, ['--only', 'FUZZ-03', '--seed', '77', '--concurrency', '1', '--reporter', 'json,har'], { timeoutMs: TIMEOUT_MS }));
     const [first, second] = [await runOnce(), await runOnce()];
     // Names carry the run ID, which every run draws anew; the rest is the seed's.
-    const sent = (run: CliRun) => requestsOf(run).map((request) => `${request.method} ${new URL(request.url).pathname}${new URL(request.url).search} ${(request.body ?? '').replaceAll(run.report!.runId, '<run>')}`).sort();
+    const sent = (run: CliRun) => requestsOf(run).map((request) => `${request.method} ${new URL(request.url).pathname}${new URL(request.url).search} ${(request.body ?? '').replaceAll(runTag(run.report!.runId), '<run>')}`).sort();
     expect(sent(second)).toEqual(sent(first));
   }, TIMEOUT_MS);
 

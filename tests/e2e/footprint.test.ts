@@ -2,6 +2,7 @@
 // a promise to every vendor. Each case counts the pets the server itself holds, not what the report says.
 // By hand:  npm run build && npx vitest run tests/e2e/footprint.test.ts
 import { describe, expect, it } from 'vitest';
+import { runTag } from '../../helpers/fixtures/names.js';
 import { parseJson, type Json } from '../../helpers/json.js';
 import { startReferenceServer, type RunningReferenceServer } from '../../server/reference-server.js';
 import type { CliRun } from '../support/cli.js';
@@ -54,7 +55,7 @@ describe('what a run creates on the target', () => {
     expect(after.length).toBeGreaterThanOrEqual(fixed);
     expect(after.length).toBeLessThanOrEqual(fixed + EXPLORE_GENERATED_AT_MOST);
     // The text-edges pet of CREATE-03 starts with two spaces on purpose: a server that trims them is caught.
-    expect(after.filter((pet) => !String(pet.name).trimStart().startsWith(`conformance-${run.report!.runId}-`)).map((pet) => pet.name)).toEqual([]);
+    expect(after.filter((pet) => !String(pet.name).trimStart().startsWith(`${runTag(run.report!.runId)} `)).map((pet) => pet.name)).toEqual([]);
     expect(new Set(run.report!.created.ids)).toEqual(new Set(after.map((pet) => String(pet.id))));
   }, TIMEOUT_MS);
 

@@ -23,6 +23,7 @@ import { withSwitches } from '../support/switches.js';
 import { ruleIds } from '../support/cli.js';
 import { certifyInProcess, runInProcess } from '../support/in-process.js';
 import { withChildSlot } from '../support/harness.js';
+import { runTag } from '../../helpers/fixtures/names.js';
 
 /** The runs sent together, then the first failure shrunk, as the fuzzing checks compose the two. */
 async function fuzzForViolation<T>(arbitrary: fc.Arbitrary<T>, budget: FuzzBudget, probe: Probe<T>) {
@@ -239,12 +240,12 @@ function recordingServer(defects: DefectId[]) {
   });
   afterAll(() => app.close());
   return {
-    /** Runs a certification and returns the bodies it sent, with the run ID (part of every name) made neutral. */
+    /** Runs a certification and returns the bodies it sent, with the run's tag (part of every name) made neutral. */
     async run(args: string[]): Promise<{ bodies: string[]; report?: Report }> {
       const from = bodies.length;
       const run = await withChildSlot(() => runInProcess(['--base-url', url, ...args, '--reporter', 'json'], KEY, RUN));
-      const runId = run.report?.runId ?? 'no-report';
-      return { bodies: bodies.slice(from).map((body) => body.replaceAll(runId, '<runId>')), report: run.report };
+      const tag = runTag(run.report?.runId ?? 'no-report');
+      return { bodies: bodies.slice(from).map((body) => body.replaceAll(tag, '<tag>')), report: run.report };
     },
   };
 }
@@ -317,7 +318,7 @@ describe('replaying a seed', () => {
 
   // Bodies go out together and arrive in any order: what must repeat is the multiset, so they are compared sorted.
   const sorted = (bodies: string[]) => [...bodies].sort();
-  const neutral = (text: string, report?: Report) => text.replaceAll(report?.runId ?? '', '<runId>');
+  const neutral = (text: string, report?: Report) => text.replaceAll(runTag(report?.runId ?? 'no-report'), '<tag>');
 
   it('sends the same bodies for the same --seed, other bodies for another, and the replay line finds the same counterexample', async () => {
     const first = await server.run(['--only', 'fuzzing', '--seed', '1234']);

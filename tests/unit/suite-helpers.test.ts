@@ -8,6 +8,7 @@ import { expectError, expectStatus, expectThat } from '../../helpers/judge/expec
 import { parseJson } from '../../helpers/json.js';
 import { groupExchanges, operationOf } from '../../helpers/judge/operations.js';
 import { mayRefuseNewPet, petFieldDifferences } from '../../helpers/fixtures/pet-fields.js';
+import { isShortPlainName, petName, plainName, runTag } from '../../helpers/fixtures/names.js';
 import { fallbackCase, sliceRevealingCase } from '../../helpers/fixtures/filtered-page.js';
 import { evidenceOf, findingsMessage, violationMessage, type ViolationFacts } from '../../helpers/judge/outcome.js';
 import { highestKnownPetId, knownPets, knownStatusCounts, mostHeldStatus, unknownPetId, type Pet } from '../../helpers/fixtures/pets.js';
@@ -59,13 +60,27 @@ describe('petFieldDifferences', () => {
 });
 
 describe('mayRefuseNewPet', () => {
-  it('allows a refusal only for a limit the spec leaves to the server: unknown members, a name past 255 bytes', () => {
-    expect(mayRefuseNewPet({ name: 'a', categoryId: 1, status: 'sold' })).toBeUndefined();
+  it('requires a short plain name never sent before to be created, and lets a server refuse any other name or unknown members', () => {
+    expect(mayRefuseNewPet({ name: 'PCa1b2c3 basic', categoryId: 1, status: 'sold' })).toBeUndefined();
+    expect(mayRefuseNewPet({ name: 'x'.repeat(20), categoryId: 1 })).toBeUndefined();
     expect(mayRefuseNewPet({ name: 'a', categoryId: 1, id: 7 })).toBe('unknown member(s) id');
-    expect(mayRefuseNewPet({ name: 'x'.repeat(255), categoryId: 1 })).toBeUndefined();
-    expect(mayRefuseNewPet({ name: 'x'.repeat(256), categoryId: 1 })).toBe('a name of 256 characters');
-    // 128 two-byte characters: 256 UTF-8 bytes, a limit a server counting bytes may apply.
-    expect(mayRefuseNewPet({ name: 'ü'.repeat(128), categoryId: 1 })).toBe('a name of 128 characters');
+    expect(mayRefuseNewPet({ name: 'x'.repeat(21), categoryId: 1 })).toBe('a name that is not a short plain name (21 characters)');
+    expect(mayRefuseNewPet({ name: '', categoryId: 1 })).toBe('a name that is not a short plain name (an empty name)');
+    expect(mayRefuseNewPet({ name: 'rex-1', categoryId: 1 })).toBe('a name that is not a short plain name (characters other than ASCII letters, digits and spaces)');
+    expect(mayRefuseNewPet({ name: 'ü', categoryId: 1 })).toBe('a name that is not a short plain name (characters other than ASCII letters, digits and spaces)');
+    expect(mayRefuseNewPet({ name: 'a\tb', categoryId: 1 })).toBe('a name that is not a short plain name (control characters)');
+    expect(mayRefuseNewPet({ name: 'rex', categoryId: 1 }, { nameRepeated: true })).toBe('a name another pet of the run was sent with');
+  });
+});
+
+describe('the names of a run', () => {
+  it('tag every name with PC and the run ID\'s last six letters or digits, and make the names a check needs short plain names', () => {
+    expect(runTag('20261128T015000-a1b2c3')).toBe('PCa1b2c3');
+    expect(plainName('20261128T015000-a1b2c3', 'fixture 999')).toBe('PCa1b2c3 fixture 999');
+    expect(isShortPlainName(plainName('20261128T015000-a1b2c3', 'fixture 999'))).toBe(true);
+    expect(() => plainName('20261128T015000-a1b2c3', 'fixture 1000')).toThrow(RangeError);
+    expect(() => plainName('20261128T015000-a1b2c3', 'cat-max')).toThrow(RangeError);
+    expect(petName('20261128T015000-a1b2c3', 'text edges ü')).toBe('PCa1b2c3 text edges ü');
   });
 });
 

@@ -46,6 +46,22 @@ export const CREATING_VARIANTS = [
     },
   },
   {
+    id: 'name-varchar-64',
+    area: 'creating',
+    description: 'refuses a name longer than 64 characters, and the empty name, with a 400 Error: a VARCHAR(64) NOT NULL column checked before the insert (the spec states no length)',
+    overrides: {
+      readName: (raw, reference) => (typeof raw === 'string' && ([...raw].length > 64 || raw === '') ? { problem: 'name must be 1 to 64 characters' } : reference(raw)),
+    },
+  },
+  {
+    id: 'name-printable-ascii',
+    area: 'creating',
+    description: 'refuses a name holding anything but printable ASCII with a 400 Error: a latin1 column behind a validator that will not store what it cannot show (the spec states no character set)',
+    overrides: {
+      readName: (raw, reference) => (typeof raw === 'string' && !/^[\x20-\x7e]*$/.test(raw) ? { problem: 'name must be printable ASCII' } : reference(raw)),
+    },
+  },
+  {
     id: 'location-header',
     area: 'creating',
     description: 'sends a Location header with every 201',
