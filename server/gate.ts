@@ -29,9 +29,9 @@ export function rateLimitSeams(ctx: Context): Pick<Seams, 'limiterPolicy' | 'rat
   };
 }
 
-/** Delta-seconds, rounded up so a client that waits exactly that long lands in the next window. */
-export function retryAfterSeconds({ resetAtMs, nowMs }: Admission): string {
-  return String(Math.max(1, Math.ceil((resetAtMs - nowMs) / 1000)));
+/** Delta-seconds, rounded up so a client that waits exactly that long lands in the next window (or finds the next token). */
+export function retryAfterSeconds({ resetAtMs, freeAtMs, nowMs }: Admission): string {
+  return String(Math.max(1, Math.ceil(((freeAtMs ?? resetAtMs) - nowMs) / 1000)));
 }
 
 /** Whole seconds until the window resets. */

@@ -37,6 +37,7 @@ export function resolveOptions(options: ReferenceServerOptions): ResolvedOptions
     readLagMs: options.readLagMs ?? 0,
     latencyMs: options.latencyMs ?? 0,
     bodyLimitBytes: options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES,
+    router: options.router ?? {},
     overrides: options.overrides ?? [],
   };
 }

@@ -7,8 +7,10 @@ export interface Admission {
   verdict: Verdict;
   limit: number;
   remaining: number;
-  /** Epoch milliseconds at which the bucket's current window ends. */
+  /** Epoch milliseconds at which the bucket's current window ends (for a token bucket: when it is full again). */
   resetAtMs: number;
+  /** Epoch milliseconds at which a request would next be admitted, when that is before the reset (a token bucket). */
+  freeAtMs?: number;
   nowMs: number;
   /**
    * With countOnlySuccess, for an admitted request: counts it (or not, when it failed) once its status is
@@ -40,6 +42,11 @@ export interface LimiterBehaviour {
   countOnlySuccess?: boolean;
   /** A request counts for windowMs from when it was admitted (a sliding log) instead of fixed windows. */
   slidingLog?: boolean;
+  /**
+   * A token bucket instead of windows (GCRA, Cloudflare's and Stripe's limiters): it holds `limit` requests and refills
+   * continuously, `limit` per windowMs; Remaining is what it holds, rounded down, and the reset is when it is full again.
+   */
+  tokenBucket?: boolean;
   /** Requests of a window are refused this far below the limit the headers count to. */
   refuseBelowLimitBy?: number;
 }
@@ -52,6 +59,13 @@ interface Window {
   log?: number[];
 }
 
+/** A token bucket's state: what it holds (fractions included) as of when it was last filled. */
+interface Bucket {
+  tokens: number;
+  atMs: number;
+  refusals: number;
+}
+
 /**
  * Fixed windows per bucket; a window starts at the bucket's first request after the last one ended. As a
  * sliding log, each request counts for one window's length, and the window ends when the
@@ -59,6 +73,7 @@ interface Window {
  */
 export class FixedWindowLimiter {
   readonly #windows = new Map<string, Window>();
+  readonly #buckets = new Map<string, Bucket>();
   readonly #banned = new Set<string>();
   readonly #byKey: Record<string, number> = Object.create(null) as Record<string, number>;
   #requests = 0;
@@ -75,6 +90,7 @@ export class FixedWindowLimiter {
     const nowMs = this.clock();
     this.#requests += 1;
     this.#byKey[bucket] = (this.#byKey[bucket] ?? 0) + 1;
+    if (this.behaviour.tokenBucket) return this.#admitFromBucket(bucket, nowMs);
     const window = this.#currentWindow(bucket, nowMs);
     const verdict = this.#judge(bucket, window, bannable);
     if (verdict === 'ok' && window.log) window.log.push(nowMs);
@@ -96,6 +112,25 @@ export class FixedWindowLimiter {
       bannedKeys: [...this.#banned],
       unplanned429: this.#unplanned429,
     };
+  }
+
+  #admitFromBucket(key: string, nowMs: number): Admission {
+    const { limit, windowMs } = this.settings;
+    const perMs = limit / windowMs;
+    const bucket = this.#buckets.get(key) ?? { tokens: limit, atMs: nowMs, refusals: 0 };
+    bucket.tokens = Math.min(limit, bucket.tokens + (nowMs - bucket.atMs) * perMs);
+    bucket.atMs = nowMs;
+    this.#buckets.set(key, bucket);
+    let verdict: Verdict = 'ok';
+    if (bucket.tokens >= 1) bucket.tokens -= 1;
+    else {
+      bucket.refusals += 1;
+      if (bucket.refusals > 1) this.#unplanned429 += 1;
+      verdict = 'limited';
+    }
+    if (verdict === 'ok') bucket.refusals = 0;
+    const freeAtMs = bucket.tokens >= 1 ? nowMs : nowMs + (1 - bucket.tokens) / perMs;
+    return { verdict, limit, remaining: Math.floor(bucket.tokens), resetAtMs: nowMs + (limit - bucket.tokens) / perMs, freeAtMs, nowMs };
   }
 
   #currentWindow(bucket: string, nowMs: number): Window {

@@ -14,6 +14,7 @@ import { FixedWindowLimiter, type LimiterStats } from './rate-limiter.js';
 import { responseSeams, send, sendError } from './responses.js';
 import { registerRoutes, routingSeams } from './routes.js';
 import { composeSeams, type Context, type Seams } from './seams.js';
+import type { RouterSettings } from './settings.js';
 
 export type { ReferenceServerOptions } from './options.js';
 export type { Answer, ErrorAnswer, ListQuery, OperationId, Overrides, Parsed, PetBody, SeamOverride, Seams } from './seams.js';
@@ -48,9 +49,13 @@ export function createReferenceApp(options: ReferenceServerOptions = {}): Fastif
 
 function buildApp(options: ReferenceServerOptions): { app: FastifyInstance; ctx: Context } {
   const ctx = createContext(resolveOptions(options));
+  const { router } = ctx.settings;
   const app = Fastify({
     logger: false,
     bodyLimit: ctx.settings.bodyLimitBytes,
+    routerOptions: { ignoreTrailingSlash: router.trailingSlash === true, ignoreDuplicateSlashes: router.duplicateSlashes === true, caseSensitive: router.caseInsensitive !== true },
+    // The spellings a proxy in front would have rewritten to the path: request.originalUrl keeps what was asked.
+    ...(router.dotSegments || router.formatSuffix || router.pathParameters ? { rewriteUrl: (raw: { url?: string }) => rewrittenPath(raw.url ?? '/', router) } : {}),
     // A URL fastify cannot decode never reaches the hooks; it still gets the gate and an Error body.
     frameworkErrors: (error, request, reply) => {
       void gate(ctx)(request, reply).then((sent) => sent ?? sendError(reply, ctx, 400, 'bad_request', error.message));
@@ -75,6 +80,16 @@ function buildApp(options: ReferenceServerOptions): { app: FastifyInstance; ctx:
   registerRoutes(app, ctx);
   registerOtherMethods(app, ctx);
   return { app, ctx };
+}
+
+/** A path as a router that takes the spellings `router` names would route it; its query as it was. */
+function rewrittenPath(url: string, router: RouterSettings): string {
+  const at = url.indexOf('?');
+  let path = at === -1 ? url : url.slice(0, at);
+  if (router.dotSegments) path = new URL(path, 'http://x').pathname;
+  if (router.pathParameters) path = path.replace(/;[^/]*/g, '');
+  if (router.formatSuffix) path = path.replace(/\.json$/, '');
+  return `${path}${at === -1 ? '' : url.slice(at)}`;
 }
 
 /** The server's state, and its seams: the reference's, each wrapped by the overrides it was started with. */

@@ -35,6 +35,27 @@ export interface ServerSettings {
   latencyMs?: number;
   /** The largest request body read; a larger one is answered by the `bodyTooLarge` seam. Default 1 MiB (fastify's). */
   bodyLimitBytes?: number;
+  /** Which other spellings of a path the router takes for it. Default none: the paths as the spec writes them. */
+  router?: RouterSettings;
+}
+
+/**
+ * How lenient the router is about the spelling of a path, as routers and the proxies in front of them are: each
+ * spelling it takes reaches the operation of the path it stands for (the spec names none of them).
+ */
+export interface RouterSettings {
+  /** `/pets/` for `/pets` (Express's default non-strict routing, Django's APPEND_SLASH behind a rewrite). */
+  trailingSlash?: boolean;
+  /** `//pets` for `/pets` (a proxy merging slashes, nginx's merge_slashes). */
+  duplicateSlashes?: boolean;
+  /** `/PETS` for `/pets` (ASP.NET Core's and Spring's case-insensitive matching, Windows hosting). */
+  caseInsensitive?: boolean;
+  /** `/./pets` and `/x/../pets` for `/pets` (a proxy resolving dot segments before the app routes). */
+  dotSegments?: boolean;
+  /** `/pets.json` for `/pets` (Rails' format suffix, Spring's suffix pattern matching). */
+  formatSuffix?: boolean;
+  /** `/pets;v=1` for `/pets` (matrix variables or a jsessionid that Spring and servlet containers strip). */
+  pathParameters?: boolean;
 }
 
 /** ServerSettings with every default filled in: what a running server's handlers read. */
@@ -49,4 +70,5 @@ export interface ResolvedSettings {
   readLagMs: number;
   latencyMs: number;
   bodyLimitBytes: number;
+  router: RouterSettings;
 }

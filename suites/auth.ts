@@ -2,9 +2,9 @@
 import { check, suite, type CheckContext, type CheckOptions } from '../helpers/judge/check.js';
 import type { SendOptions } from '../helpers/http/client.js';
 import { describeExchange, KEY_PLACES, type AuthMode, type Exchange } from '../helpers/http/exchange.js';
-import { expectError, expectStatus, responseOf } from '../helpers/judge/expect.js';
+import { expectError, expectStatus, expectThat, preview, responseOf } from '../helpers/judge/expect.js';
 import { groupExchanges, type OperationId } from '../helpers/judge/operations.js';
-import { petName, petsKnownToExist, recordIfCreated, unknownPetId, type Pet } from '../helpers/fixtures/pets.js';
+import { petName, petsKnownToExist, plainName, recordIfCreated, unknownPetId, type Pet } from '../helpers/fixtures/pets.js';
 import { swapCase } from '../helpers/http/redact.js';
 import { allTogether, together } from '../helpers/judge/together.js';
 import { runKey } from '../helpers/run-context.js';
@@ -117,6 +117,48 @@ async function expectKeyElsewhereRefused(ctx: CheckContext): Promise<void> {
   }
 }
 
+/**
+ * Spellings of the documented paths that routers, proxies and URL parsers may take for the path itself while an auth
+ * middleware matching the exact path does not (Express's non-strict routing with a `/pets` guard, Spring's suffix and
+ * matrix-variable matching, a proxy that resolves dot segments after the gateway's check, a router that decodes
+ * percent-encoding or ignores case): each must be refused without the key as the path is, or not served at all.
+ */
+function spellingsOf(petId: string): Array<{ operation: OperationId; path: string }> {
+  return [
+    ...['/pets/', '//pets', '/./pets', '/%70ets', '/PETS', '/pets;v=1', '/pets.json'].map((path) => ({ operation: 'listPets' as const, path })),
+    ...[`/pets/${petId}/`, `//pets/${petId}`, `/Pets/${petId}`, `/pets/${petId}.json`].map((path) => ({ operation: 'getPet' as const, path })),
+    ...['/store/orders/', '/store/./orders', '/STORE/orders'].map((path) => ({ operation: 'getStoreOrders' as const, path })),
+  ];
+}
+
+/** Whether an answer served or stored pet data: any success (a redirect to the path, a 404, a 401 serve nothing). */
+function served(exchange: Exchange): boolean {
+  const status = responseOf(exchange).status;
+  return status >= 200 && status <= 299;
+}
+
+/**
+ * AUTH-12: every spelling, without the key, together; and one valid NewPet POSTed to `/pets/`, named and given a status
+ * so that the store model finds it on the last pages should the server store it though it refused it (CONS-11).
+ */
+async function expectSpellingsRefused(ctx: CheckContext): Promise<void> {
+  const pets = await existingPets(ctx);
+  const id = String(pets[0]?.id ?? 1);
+  const spellings = [
+    ...spellingsOf(id).map(({ operation, path }) => ({ operation, request: { path, pathAsIs: true } as SendOptions })),
+    { operation: 'createPet' as const, request: { method: 'POST', path: '/pets/', pathAsIs: true, json: { name: plainName(ctx.config.runId, 'auth slash'), categoryId: 1, status: 'sold' } } as SendOptions },
+  ];
+  await together(ctx, spellings, async ({ operation, request }, part) => {
+    const exchange = await part.client.send({ ...request, auth: 'none' });
+    recordIfCreated(part, exchange);
+    expectThat(part, !served(exchange), {
+      what: `${operation} spelled ${request.method ?? 'GET'} ${request.path}, without a key`,
+      expected: 'no pet data served or stored without a valid key (401, or a redirect or 404 that serves nothing)',
+      seen: String(responseOf(exchange).status), body: preview(responseOf(exchange).rawBody), exchanges: [exchange],
+    });
+  });
+}
+
 // Each credential check sends its own requests and reads nothing another sends: they run together.
 // AUTH-08 judges every 401 of the area sent before it, so it waits for them.
 const TOGETHER: CheckOptions = { concurrent: true };
@@ -183,4 +225,6 @@ export default suite('auth', [
   check('AUTH-10', (ctx) => expectKeyElsewhereRefused(ctx), TOGETHER),
 
   check('AUTH-11', (ctx) => expectRefused(ctx, 'listPets', LIST_ONE, 'bearer-no-space'), TOGETHER),
+
+  check('AUTH-12', (ctx) => expectSpellingsRefused(ctx), TOGETHER),
 ]);

@@ -5,7 +5,7 @@
 import { check, suite, type CheckContext } from '../helpers/judge/check.js';
 import { StoreModel, type PetView } from '../helpers/model/store-model.js';
 import {
-  CONS_01, CONS_02, CONS_03, CONS_04, CONS_05, CONS_06, CONS_07, CONS_08, CONS_09, CONS_10, readsOf, writesDueOn, pageMustBeFull, type ModelFinding, type ModelStatement,
+  CONS_01, CONS_02, CONS_03, CONS_04, CONS_05, CONS_06, CONS_07, CONS_08, CONS_09, CONS_10, CONS_11, readsOf, writesDueOn, pageMustBeFull, type ModelFinding, type ModelStatement,
 } from '../helpers/model/statements.js';
 import { PAGE_SIZE, PET_STATUSES } from '../helpers/spec/facts.js';
 import { runKey } from '../helpers/run-context.js';
@@ -14,12 +14,17 @@ const LAST_PAGES = runKey<Promise<unknown>>('consistency: the last pages');
 
 /**
  * The largest pages the spec allows, unfiltered and for each status, read once per run after every write of
- * the run: the one moment the run knows the most it will about what the target holds, so a page cut short shows.
+ * the run: the one moment the run knows the most it will about what the target holds, so a page cut short shows,
+ * and so does a pet stored from a request the target refused. They ask for a compressed answer, as fetch, browsers
+ * and most SDKs do, so that the run reads the largest bodies as those clients get them.
  */
 function readLastPages(ctx: CheckContext): Promise<unknown> {
   return ctx.run.shared(LAST_PAGES, () => Promise.all([undefined, ...PET_STATUSES].map((status) =>
-    ctx.client.send({ path: '/pets', query: { ...(status ? { status } : {}), limit: String(PAGE_SIZE.max) } }))));
+    ctx.client.send({ path: '/pets', query: { ...(status ? { status } : {}), limit: String(PAGE_SIZE.max) }, headers: { 'accept-encoding': CLIENT_ACCEPT_ENCODING } }))));
 }
+
+/** What fetch (undici) and browsers send: a server may compress its answer with any of these, or not at all. */
+const CLIENT_ACCEPT_ENCODING = 'gzip, deflate, br';
 
 /** The run's model of the store, built from every exchange the run recorded, the last pages included. */
 async function storeModel(ctx: CheckContext): Promise<StoreModel> {
@@ -114,5 +119,13 @@ export default suite('consistency', [
     if (model.shown.length === 0) ctx.skip('the run read no pet: no 200 to GET /pets/{petId}, no item on a 200 page');
     const fetched = model.shown.filter((pet) => pet.source === 'fetched').length;
     report(ctx, model, CONS_10, `${fetched} pet(s) served by GET /pets/{petId} and ${model.shown.length - fetched} listed on ${model.pages.length} page(s)`);
+  }),
+
+  check('CONS-11', async (ctx) => {
+    const model = await storeModel(ctx);
+    const refused = [...model.refusedNames.keys()].filter((name) => !model.maybeStored.has(name));
+    if (refused.length === 0) ctx.skip('the target refused no POST that named a pet (every one was created, or none was sent), so no refused pet could be looked for');
+    if (model.shown.length === 0) ctx.skip(`the run read no pet after its writes (no 200 page, no 200 to GET /pets/{petId}), so the ${refused.length} pet(s) of refused requests could not be looked for`);
+    report(ctx, model, CONS_11, `${refused.length} name(s) sent only in refused POSTs, looked for among ${model.shown.length} pet(s) the run read`);
   }),
 ]);

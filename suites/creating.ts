@@ -3,7 +3,7 @@ import { check, suite, type CheckContext, type CheckOptions } from '../helpers/j
 import { getPetRemoved, skipIfGetPetRemoved } from '../helpers/judge/deprecation.js';
 import { answeredSuccess, describeExchange, type Exchange } from '../helpers/http/exchange.js';
 import { expectError, expectSchema, expectStatus, expectThat, preview, responseOf } from '../helpers/judge/expect.js';
-import { isJsonObject, parseJson, type Json } from '../helpers/json.js';
+import { isJsonObject, parseJson, stringifyJson, type Json } from '../helpers/json.js';
 import { operationOf } from '../helpers/judge/operations.js';
 import { mayRefuseNewPet, petFieldDifferences, show, type PetField } from '../helpers/fixtures/pet-fields.js';
 import { isValidPet, listedIds, petName, plainName, recordIfCreated, SetupError } from '../helpers/fixtures/pets.js';
@@ -11,6 +11,7 @@ import { answeredAt, readAfterWrite } from '../helpers/fixtures/read-after-write
 import { validateSchema } from '../helpers/judge/schema.js';
 import { INT64, PAGE_SIZE, PET_STATUSES } from '../helpers/spec/facts.js';
 import { together } from '../helpers/judge/together.js';
+import type { SendOptions } from '../helpers/http/client.js';
 import type { Findings } from '../helpers/judge/outcome.js';
 import { runKey } from '../helpers/run-context.js';
 
@@ -400,6 +401,102 @@ async function expectNameKeptOrRefused(ctx: CheckContext, probe: NameProbe): Pro
   await readAfterWrite(ctx, `GET /pets/${id}`, answeredAt(exchange), () => ctx.client.send({ path: `/pets/${id}` }), (answer) => answer.response?.status !== 404);
 }
 
+/** A valid NewPet written in one of the ways JSON lets a client write it, and the pet it means. */
+interface Spelling {
+  /** The class of JSON text it stands for, as a finding names it. */
+  about: string;
+  /** The body exactly as sent. */
+  raw: string;
+  /** The pet the text means: what a 201 must echo and a store must keep. */
+  meant: { name: string; categoryId: bigint };
+}
+
+/**
+ * One valid NewPet for each class of JSON text a client may send that the run's other bodies do not: integers in
+ * exponent, fraction and negative-zero form (JSON Schema counts 1e2, 7.0 and -0 as integers; a strict int64 parser
+ * may refuse them), a plain name written entirely in \u escapes (it must be created, and decoded), lone surrogates
+ * high and low (no text, yet JSON strings may hold them: RFC 8259 §8.2), an astral character written as an escaped
+ * surrogate pair, and the empty name. All sold, apart from the pages CREATE-14 reads.
+ */
+function spellings(runId: string): Spelling[] {
+  const named = (label: string) => plainName(runId, label);
+  const escaped = (text: string) => [...text].map((character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`).join('');
+  const body = (nameText: string, categoryText: string) => `{"name":${nameText},"categoryId":${categoryText},"status":"sold"}`;
+  return [
+    { about: 'categoryId written with an exponent (1e2)', raw: body(JSON.stringify(named('num exp')), '1e2'), meant: { name: named('num exp'), categoryId: 100n } },
+    { about: 'categoryId written with a zero fraction (7.0)', raw: body(JSON.stringify(named('num frac')), '7.0'), meant: { name: named('num frac'), categoryId: 7n } },
+    { about: 'categoryId written as negative zero (-0)', raw: body(JSON.stringify(named('num neg0')), '-0'), meant: { name: named('num neg0'), categoryId: 0n } },
+    { about: 'a short plain name written in \\u escapes', raw: body(`"${escaped(named('escaped'))}"`, '11'), meant: { name: named('escaped'), categoryId: 11n } },
+    { about: 'a name ending in a lone high surrogate (\\ud800)', raw: body(`"${petName(runId, 'lone high ')}\\ud800"`, '12'), meant: { name: `${petName(runId, 'lone high ')}\ud800`, categoryId: 12n } },
+    { about: 'a name ending in a lone low surrogate (\\udc00)', raw: body(`"${petName(runId, 'lone low ')}\\udc00"`, '13'), meant: { name: `${petName(runId, 'lone low ')}\udc00`, categoryId: 13n } },
+    { about: 'a name holding an astral character as an escaped surrogate pair (\\ud83d\\udc3e)', raw: body(`"${petName(runId, 'astral ')}\\ud83d\\udc3e"`, '14'), meant: { name: `${petName(runId, 'astral ')}\u{1F43E}`, categoryId: 14n } },
+    { about: 'the empty name', raw: body('""', '15'), meant: { name: '', categoryId: 15n } },
+  ];
+}
+
+/**
+ * CREATE-19 for one spelling: created with the pet the text means (a lone surrogate may come back as U+FFFD), or, where
+ * the server may refuse it (mayRefuseNewPet, or a number form a strict parser does not take), 400 with an Error.
+ */
+async function expectSpellingUnderstood(ctx: CheckContext, spelling: Spelling): Promise<void> {
+  const exchange = await ctx.client.send({ method: 'POST', path: '/pets', body: spelling.raw });
+  recordIfCreated(ctx, exchange);
+  const numberForm = !/"categoryId":\d+,/.test(spelling.raw);
+  const mayRefuse = numberForm || mayRefuseNewPet(spelling.meant) !== undefined;
+  // A 400's body is ERR-02's to judge, as every error's is.
+  if (mayRefuse && responseOf(exchange).status === 400) return ctx.observe(`${spelling.about}: refused with 400`);
+  const created = expectThat(ctx, wasCreated({ sent: spelling.meant, exchange }), {
+    what: spelling.about, expected: `the pet created (201)${mayRefuse ? ', or 400 with an Error body' : ', its name a short plain one'}`,
+    seen: String(responseOf(exchange).status), body: preview(responseOf(exchange).rawBody), exchanges: [exchange],
+  });
+  if (!created) return;
+  const differences = petFieldDifferences({ ...spelling.meant, status: 'sold' }, responseOf(exchange).json, fieldsShown(responseOf(exchange).json));
+  expectThat(ctx, differences.length === 0, { what: spelling.about, expected: 'the 201 body to carry the pet the JSON text means', seen: differences.join('; '), body: responseOf(exchange).rawBody, exchanges: [exchange] });
+}
+
+/** The fields a 201 body shows: one it leaves out, or a body that is no object, is CREATE-02's finding, not a second one here. */
+function fieldsShown(body: Json | undefined): PetField[] {
+  return isJsonObject(body) ? (['name', 'categoryId', 'status'] as const).filter((field) => body[field] !== undefined) : [];
+}
+
+/** How a client may frame and label a createPet body, and what the spec and HTTP let a server answer each. */
+interface Framing {
+  about: string;
+  label: string;
+  request: Pick<SendOptions, 'chunked' | 'headers'> & { withBody: boolean };
+  /** The statuses besides 201 (which must echo the pet); their Error bodies are judged with every error's (ERR-01..03). */
+  refusals: readonly number[];
+  /** Whether a 201 is allowed at all: not without a body. */
+  mayCreate: boolean;
+}
+
+const FRAMINGS: readonly Framing[] = [
+  // RFC 9112 §7.1: every HTTP/1.1 recipient parses chunked; 411 is HTTP's answer for a server that wants a length.
+  { about: 'a valid NewPet sent chunked (Transfer-Encoding: chunked, no Content-Length)', label: 'chunked', request: { chunked: true, withBody: true }, refusals: [411], mayCreate: true },
+  { about: 'a valid NewPet sent as text/plain', label: 'text plain', request: { headers: { 'content-type': 'text/plain' }, withBody: true }, refusals: [400, 415], mayCreate: true },
+  { about: 'a valid NewPet sent without a Content-Type', label: 'no ct', request: { headers: { 'content-type': null }, withBody: true }, refusals: [400, 415], mayCreate: true },
+  { about: 'no body at all, and no Content-Type', label: 'no body', request: { withBody: false }, refusals: [400, 415], mayCreate: false },
+];
+
+/** CREATE-20 for one framing: created with the pet sent, or refused with one of the statuses HTTP gives it, with an Error. */
+async function expectFramingAnswered(ctx: CheckContext, framing: Framing): Promise<void> {
+  const sent = { name: plainName(ctx.config.runId, framing.label), categoryId: 16, status: 'sold' };
+  const exchange = await ctx.client.send({
+    method: 'POST', path: '/pets', ...(framing.request.withBody ? { body: stringifyJson(sent) } : {}),
+    ...(framing.request.chunked ? { chunked: true } : {}), ...(framing.request.headers ? { headers: framing.request.headers } : {}),
+  });
+  recordIfCreated(ctx, exchange);
+  const { status, json } = responseOf(exchange);
+  // A refusal's body is ERR-01..03's to judge, as every error's is.
+  if (framing.refusals.includes(status)) return;
+  const allowed = [...(framing.mayCreate ? [201] : []), ...framing.refusals];
+  if (!expectThat(ctx, framing.mayCreate && wasCreated({ sent, exchange }), {
+    what: framing.about, expected: `status ${allowed.join(' or ')}${framing.mayCreate ? ' (201 with the pet)' : ''}`, seen: String(status), body: preview(responseOf(exchange).rawBody), exchanges: [exchange],
+  })) return;
+  const differences = petFieldDifferences(sent, json, fieldsShown(json));
+  expectThat(ctx, differences.length === 0, { what: framing.about, expected: 'the 201 body to echo the NewPet sent', seen: differences.join('; '), exchanges: [exchange] });
+}
+
 // Each invalid-body check sends its own bodies and reads nothing another sends: CREATE-08..13 run together.
 // CREATE-14 reads every creation of the run, so it waits for them all.
 const TOGETHER: CheckOptions = { concurrent: true };
@@ -563,4 +660,11 @@ export default suite('creating', [
       ctx.observe(`a name holding ${probe?.about ?? show(name)}: ${isRefusal(exchange) ? 'refused (400 and an Error)' : `answered ${responseOf(exchange).status}`}`);
     }
   }),
+  check('CREATE-19', async (ctx) => {
+    await together(ctx, spellings(ctx.config.runId), (spelling, part) => expectSpellingUnderstood(part, spelling));
+  }, TOGETHER),
+
+  check('CREATE-20', async (ctx) => {
+    await together(ctx, FRAMINGS, (framing, part) => expectFramingAnswered(part, framing));
+  }, TOGETHER),
 ]);

@@ -15,8 +15,9 @@ import {
 import { unknownPetId } from '../helpers/fixtures/pets.js';
 import { asBigInt, isJsonObject } from '../helpers/json.js';
 import { provoke429, type ProbeOutcome } from '../helpers/fixtures/rate-limit-probe.js';
-import { retryAfterForm } from '../helpers/http/retry-after.js';
+import { parseHttpDate, retryAfterForm } from '../helpers/http/retry-after.js';
 import { runKey } from '../helpers/run-context.js';
+import { answeredAt } from '../helpers/fixtures/read-after-write.js';
 import { RATE_PLANS } from '../helpers/spec/facts.js';
 
 const PROBE_RULES: ReadonlySet<string> = new Set(['RATE-07', 'RATE-08', 'RATE-09', 'RATE-10', 'RATE-11', 'RATE-12']);
@@ -161,6 +162,51 @@ function asideReason(past: readonly Step[], lastSecond: readonly Step[]): string
   return reasons.join('; ');
 }
 
+/**
+ * How many requests the window may have given back between a step's two answers, as the server itself states its pace:
+ * X-RateLimit-Limit less Remaining, restored by X-RateLimit-Reset (all of it, for a fixed window, at once; a token
+ * bucket or a sliding log as it goes). A fixed window therefore restores nothing within itself in any time a step takes.
+ */
+function restoredDuring(step: Step): number {
+  const { limit, remaining, reset } = readRateLimitHeaders(step.before.response!.headers);
+  if (limit === undefined || remaining === undefined || reset === undefined || limit <= remaining) return 0;
+  // Reset and the Date it is read against are whole seconds: the time left may be up to two less than they say.
+  const now = serverNow(step.before);
+  const untilReset = reset - now.seconds - (now.slack === 1 ? 2 : now.slack);
+  if (untilReset <= 0) return Number.POSITIVE_INFINITY;
+  const seconds = Math.max(0, answeredAt(step.after) - answeredAt(step.before)) / 1000;
+  return ((limit - remaining) / untilReset) * seconds;
+}
+
+/**
+ * The holds that are not a restoring limiter's rounding. A token bucket shows whole requests of a fractional count: a
+ * request that lowered it by one while a sliver flowed back may leave the whole number where it was. Such a limiter
+ * lowers Remaining on the same request sent again, one at a time: each held request is sent three more times, and a
+ * hold stands only when none of those lowered it either. A fixed window never holds, so this costs nothing there.
+ */
+async function holdsNotRounding(ctx: CheckContext, holds: readonly Step[]): Promise<Step[]> {
+  const unexplained: Step[] = [];
+  const remeasured = new Map<string, boolean>();
+  for (const step of holds) {
+    const { url } = step.after.request;
+    if (!remeasured.has(url)) {
+      const again: Exchange[] = [];
+      for (let i = 0; i < 3; i++) again.push(await ctx.client.send({ path: pathFromBase(url, ctx.config.baseUrl) }));
+      const remaining = again.map((exchange) => readRateLimitHeaders(exchange.response!.headers).remaining);
+      remeasured.set(url, remaining.some((value, index) => index > 0 && value !== undefined && remaining[index - 1] !== undefined && value < remaining[index - 1]!));
+      if (remeasured.get(url)) ctx.observe(`X-RateLimit-Remaining held on ${describeExchange(step.after)}, and fell when the same request was sent again one at a time: a limiter that restores requests as it goes, rounding its count`);
+    }
+    if (!remeasured.get(url)) unexplained.push(step);
+  }
+  return unexplained;
+}
+
+/** A request's path and query below the base URL, to send the same request again. */
+function pathFromBase(url: string, baseUrl: string): string {
+  const base = baseUrl.replace(/\/+$/, '');
+  return url.startsWith(base) ? url.slice(base.length) : new URL(url).pathname + new URL(url).search;
+}
+
 /** The plan of the spec a limit and window length match (Limits › Request rate, by plan). */
 function planOf(limit: number, windowSeconds: number | undefined): string {
   const perMinute = RATE_PLANS.find((plan) => plan.perMinute === limit)?.name;
@@ -176,6 +222,49 @@ function planOf(limit: number, windowSeconds: number | undefined): string {
   }
   const guesses = [perMinute && `${perMinute} a minute`, perDay && `${perDay} a day`].filter(Boolean);
   return guesses.length > 0 ? `the ${guesses.join(' or the ')} figure` : 'no plan of the spec';
+}
+
+/** Seconds either way by which two whole-second statements of one moment may differ: each is rounded to the second. */
+const ROUNDING_S = 2;
+const HOUR_S = 3_600;
+
+/** What a 429 states of when the client may go on: its Retry-After and its X-RateLimit-Reset, in seconds from the answer. */
+interface StatedTimes {
+  retryIn: number;
+  resetIn: number;
+  /** How the answer's "now" was read (its Date header, or our clock), with the slack that reading allows. */
+  now: { by: string; slack: number };
+}
+
+/**
+ * The times a 429 states, when it states both readably: a Retry-After in either form, an X-RateLimit-Reset that is a
+ * Unix timestamp inside the day ahead (RATE-05 judges one that is not, and RATE-08 a Retry-After that is not either form).
+ */
+function statedTimes(exchange: Exchange): StatedTimes | undefined {
+  const { headers } = responseOf(exchange);
+  const value = headers['retry-after'];
+  const reset = readRateLimitHeaders(headers).reset;
+  if (value === undefined || retryAfterForm(value) === 'invalid' || reset === undefined || RATE_05.problem(exchange) !== undefined) return undefined;
+  const now = serverNow(exchange);
+  const retryIn = retryAfterForm(value) === 'delta-seconds' ? Number(value.trim()) : parseHttpDate(value)! / 1000 - now.seconds;
+  return { retryIn, resetIn: reset - now.seconds, now: { by: now.by, slack: now.slack } };
+}
+
+/**
+ * How a 429's two times contradict each other, or undefined. A retry later than the reset: the limit the headers
+ * describe is free again before the client is told it may try (RATE-10 holds those headers to the refusing limit).
+ * Two times a whole number of hours apart: the same moment written in two time zones, one of them false (a reset
+ * computed from local time). A retry well before the reset is a limiter that frees capacity as it goes (a sliding
+ * window, a token bucket): both can be true, so nothing else is judged.
+ */
+function timesDisagree({ retryIn, resetIn, now }: StatedTimes): string | undefined {
+  const apart = resetIn - retryIn;
+  if (apart < -(ROUNDING_S + now.slack)) return `Retry-After ${Math.round(retryIn)} s, later than the X-RateLimit-Reset ${Math.round(resetIn)} s ahead (by ${now.by})`;
+  const hours = Math.round(apart / HOUR_S);
+  if (hours !== 0 && Math.abs(apart - hours * HOUR_S) <= ROUNDING_S) {
+    return `Retry-After ${Math.round(retryIn)} s and X-RateLimit-Reset ${Math.round(resetIn)} s ahead (by ${now.by}): ${hours} hour(s) apart to the second, one of them in another time zone`;
+  }
+  return undefined;
 }
 
 const PROBE = runKey<Promise<ProbeOutcome>>('ratelimit: the 429 probe');
@@ -222,10 +311,13 @@ export default suite('ratelimit', [
     const lastSecond = all.filter((step) => !past.includes(step) && inLastSecondBeforeReset(step.after));
     const steps = all.filter((step) => !past.includes(step) && !lastSecond.includes(step));
     if (steps.length === 0) ctx.skip(`no step to judge: ${asideReason(past, lastSecond)}`);
-    // A listing answered 200 is surely counted; the spec leaves open which other operations are,
-    // so for those Remaining may stay put, but it may never go up inside a window.
-    const broken = steps.filter((step) => step.to > step.from
-      || (step.to === step.from && step.from > 0 && operationOf(step.after, ctx.config.baseUrl) === 'listPets' && step.after.response!.status === 200));
+    // A listing answered 200 is surely counted; the spec leaves open which other operations are, so for those Remaining
+    // may stay put. It may go up only by what the window, as the server itself states it, restores in the time between.
+    const rises = steps.filter((step) => step.to > step.from + restoredDuring(step));
+    const holds = steps.filter((step) => step.to === step.from && step.from > 0 && restoredDuring(step) < 1
+      && operationOf(step.after, ctx.config.baseUrl) === 'listPets' && step.after.response!.status === 200);
+    const unexplained = await holdsNotRounding(ctx, holds);
+    const broken = [...rises, ...unexplained];
     for (const [group, members] of groupExchanges(broken.map((step) => step.after), ctx.config.baseUrl, true)) {
       const step = broken.find((candidate) => candidate.after === members[0])!;
       ctx.violation({
@@ -384,6 +476,25 @@ export default suite('ratelimit', [
       });
     }
     ctx.observe(`judged ${falls.length} fall(s) of X-RateLimit-Remaining between answers with the key in one window against the requests that could have been counted`);
+  }),
+  check('RATE-16', async (ctx) => {
+    // Every 429 of the run with the key, the probe's included (this check comes after it).
+    const refusals = ctx.client.exchanges.filter((exchange) => exchange.response?.status === 429 && credentialOf(exchange.request.auth) === 'key');
+    if (refusals.length === 0) ctx.skip('no request with the key was answered 429, so there are no stated times to compare (the 429 probe, RATE-07, provokes one)');
+    const stated = refusals.flatMap((exchange) => {
+      const times = statedTimes(exchange);
+      return times ? [{ exchange, times }] : [];
+    });
+    if (stated.length === 0) ctx.skip(`no 429 stated both a usable Retry-After and an X-RateLimit-Reset within the day ahead (RATE-05, RATE-08, RATE-10 report which is missing or malformed), so their times cannot be compared`);
+    const broken = stated.filter(({ times }) => timesDisagree(times) !== undefined);
+    const first = broken[0];
+    if (first) {
+      ctx.violation({
+        what: `${broken.length} of ${stated.length} 429(s)`, expected: 'a Retry-After no later than X-RateLimit-Reset, and the two not a whole number of hours apart',
+        seen: timesDisagree(first.times)!, exchanges: [first.exchange],
+      });
+    }
+    ctx.observe(`compared the Retry-After and X-RateLimit-Reset of ${stated.length} 429(s)`);
   }),
 ]);
 

@@ -144,8 +144,76 @@ function withoutAllow(exchange: Exchange): boolean {
   return exchange.response?.status === 405 && !exchange.response.headers.allow?.trim();
 }
 
-// The probes send their own requests and read nothing another sends: they run together. REQ-06 reads the
-// answer REQ-05 got, and REQ-07 every 405 of the run so far, so both wait for the others.
+/** The spellings of GET /pets whose answers REQ-08 sets beside the canonical path's (AUTH-12 sends them without the key). */
+const LIST_SPELLINGS = ['/pets/', '//pets', '/./pets', '/%70ets', '/PETS', '/pets;v=1', '/pets.json'];
+
+/** REQ-08: each spelling with the key, beside GET /pets: which a router serves as the path, redirects, or does not know. */
+async function probeSpellings(ctx: CheckContext): Promise<void> {
+  const answers = await Promise.all([
+    ctx.client.send({ path: '/pets', query: { limit: '1' } }),
+    ...LIST_SPELLINGS.map((path) => ctx.client.send({ path, query: { limit: '1' }, pathAsIs: true })),
+  ]);
+  const [canonical, ...spelled] = answers;
+  const shown = (exchange: Exchange) => {
+    const { status, headers } = responseOf(exchange);
+    return `${status}${headers.location ? ` to ${headers.location}` : ''}`;
+  };
+  ctx.observe(`GET /pets → ${shown(canonical!)}; ${spelled.map((exchange, index) => `${LIST_SPELLINGS[index]} → ${shown(exchange)}${responseOf(exchange).status === responseOf(canonical!).status ? ' (as the path)' : ''}`).join('; ')}`);
+}
+
+/**
+ * The first request of each pair REQ-09 sends on a connection of its own, one for each kind of answer the run provokes
+ * elsewhere (401, 400, 404, 405, 415, 413): a server that answers before it has read the body leaves the rest of it on
+ * the connection, where the next request's bytes follow, unless it reads it or closes the connection.
+ */
+function connectionOpeners(ctx: CheckContext): Array<{ about: string; request: SendOptions }> {
+  const unknown = String(unknownPetId(ctx.client.exchanges));
+  const newPet = (label: string) => ({ name: plainName(ctx.config.runId, label), categoryId: 17, status: 'sold' });
+  return [
+    { about: 'a POST refused for its missing key (401), its body unread', request: { method: 'POST', path: '/pets', json: newPet('reuse 401'), auth: 'none' } },
+    { about: 'a POST refused for its malformed body (400)', request: { method: 'POST', path: '/pets', body: '{"name":' } },
+    { about: 'a GET of a pet that does not exist (404)', request: { path: `/pets/${unknown}` } },
+    { about: 'a PATCH of a pet that does not exist (404 or 405)', request: { method: 'PATCH', path: `/pets/${unknown}`, json: { status: 'sold' } } },
+    { about: 'a POST of an XML body (415 or 400)', request: { method: 'POST', path: '/pets', body: '<pet><name>x</name></pet>', headers: { 'content-type': 'application/xml' } } },
+    { about: 'a POST of 1.5 MiB without a key (401 or 413), most of it unread', request: { method: 'POST', path: '/pets', json: newPet('reuse big'), padBytes: REUSE_PAD_BYTES, auth: 'none' } },
+  ];
+}
+
+/** Above the 1 MiB limit of nginx and fastify and the 100 KB of Express, yet a small upload. */
+const REUSE_PAD_BYTES = 1536 * 1024;
+
+/**
+ * REQ-09 for one pair: the opener, then GET /pets?limit=1 with the key on the same connection, which must be answered
+ * as on any other: 200 and a JSON array. A server that closes the connection after the opener (saying so or not) gets
+ * the listing on a new one, and then there is nothing to judge of its reuse.
+ */
+async function expectConnectionReusable(ctx: CheckContext, opener: { about: string; request: SendOptions }): Promise<void> {
+  const connection = ctx.client.keptConnection();
+  try {
+    let first: Exchange;
+    try {
+      first = await ctx.client.send({ ...opener.request, connection });
+    } catch (error) {
+      if (!(error instanceof TransportError && closedWhileSending(error.exchange))) throw error;
+      return ctx.observe(`${opener.about}: the server closed the connection while the request was sent, so the connection was not reused`);
+    }
+    recordIfCreated(ctx, first);
+    const next = await ctx.client.send({ path: '/pets', query: { limit: '1' }, connection });
+    const closed = /\bclose\b/i.test(first.response?.headers.connection ?? '');
+    const retried = ctx.client.exchanges.some((exchange) => exchange.retried && exchange.seq < next.seq && exchange.seq > first.seq && exchange.request.url === next.request.url);
+    if (closed || retried) return ctx.observe(`${opener.about}: the server closed the connection after it (${closed ? 'Connection: close' : 'without saying so'}), so the next request went on a new one`);
+    const { status, json } = responseOf(next);
+    expectThat(ctx, status === 200 && Array.isArray(json), {
+      what: `GET /pets?limit=1 with the key, on the connection that carried ${opener.about}`,
+      expected: '200 and a JSON array, as on a new connection', seen: String(status), body: preview(responseOf(next).rawBody), exchanges: [first, next],
+    });
+  } finally {
+    await connection.close();
+  }
+}
+
+// The probes send their own requests and read nothing another sends: they run together, REQ-08 and REQ-09 among
+// them. REQ-06 reads the answer REQ-05 got, and REQ-07 every 405 of the run so far, so both wait for the others.
 const TOGETHER: CheckOptions = { concurrent: true };
 
 export default suite('requests', [
@@ -170,6 +238,12 @@ export default suite('requests', [
 
   check('REQ-05', (ctx) => probeBigBody(ctx), TOGETHER),
 
+  check('REQ-08', (ctx) => probeSpellings(ctx), TOGETHER),
+
+  check('REQ-09', async (ctx) => {
+    await together(ctx, connectionOpeners(ctx), (opener, part) => expectConnectionReusable(part, opener));
+  }, TOGETHER),
+
   check('REQ-06', async (ctx) => {
     const exchange = ctx.client.exchanges.find((candidate) => candidate.rule === 'REQ-05' && (candidate.response || closedWhileSending(candidate)));
     if (!exchange) return ctx.skip('REQ-05 sent no body of 4 MiB that was answered (it did not run, or the target did not answer it)');
@@ -185,5 +259,4 @@ export default suite('requests', [
       ctx.violation({ what: group, expected: 'an Allow header listing the methods the path supports with every 405', seen: `none on ${members.length} of them`, exchanges: members.slice(0, 1) });
     }
     ctx.observe(`judged ${refused.length} 405 answer(s)`);
-  }),
-]);
+  }),]);

@@ -1,10 +1,12 @@
-// Versioning: the /v1 segment, the deprecated GET /pets/{petId} (alive until its removal date), stability markers.
+// Versioning: the /v1 segment, the deprecated GET /pets/{petId} (alive until its removal date), what every answer
+// announces of its operation's deprecation, stability markers. It runs after every area that sends but the rate limits.
 import { check, suite, type CheckContext } from '../helpers/judge/check.js';
 import { skipIfGetPetRemoved } from '../helpers/judge/deprecation.js';
 import { GET_PET_REMOVAL, PAGE_SIZE } from '../helpers/spec/facts.js';
 import { describeExchange, type Exchange } from '../helpers/http/exchange.js';
 import { expectThat, preview, responseOf } from '../helpers/judge/expect.js';
-import { operationOf } from '../helpers/judge/operations.js';
+import { groupExchanges, operationOf } from '../helpers/judge/operations.js';
+import { parseHttpDate } from '../helpers/http/retry-after.js';
 import type { Json } from '../helpers/json.js';
 import { ensurePets, isValidPet, SetupError, type Pet } from '../helpers/fixtures/pets.js';
 
@@ -35,6 +37,35 @@ async function listedPet(ctx: CheckContext): Promise<Pet | undefined> {
     pets = listed([await ctx.client.send({ path: '/pets', query: { limit: String(PAGE_SIZE.max) } })]);
   }
   return pets.find((pet) => BigInt(Number(pet.id)) === BigInt(pet.id)) ?? pets[0];
+}
+
+/** The first moment a Sunset may name, and the last: the day the spec names, in GMT as every HTTP-date is. */
+const REMOVAL_DAY = { from: Date.parse(`${GET_PET_REMOVAL}T00:00:00Z`), to: Date.parse(`${GET_PET_REMOVAL}T00:00:00Z`) + 86_400_000 };
+const DEPRECATION_LINK = /;\s*rel\s*=\s*"?[^";,]*\b(deprecation|sunset)\b/i;
+
+/** What a response announces of its operation's end: Deprecation and Sunset headers (RFC 9745, RFC 8594) and Links of those relations. */
+function announcements(headers: Readonly<Record<string, string>>): string[] {
+  const said: string[] = [];
+  for (const name of ['deprecation', 'sunset'] as const) if (headers[name] !== undefined) said.push(`${name}: ${headers[name]}`);
+  if (headers.link !== undefined && DEPRECATION_LINK.test(headers.link)) said.push(`link: ${headers.link}`);
+  return said;
+}
+
+/**
+ * What is false in what a response announces of its operation: any announcement on an operation the spec does not
+ * deprecate, or a Sunset on GET /pets/{petId} that is not on 5 December 2030. GET /pets, the stated replacement,
+ * most of all: a client that believed it would have nowhere to go.
+ */
+function falseAnnouncement(exchange: Exchange, baseUrl: string): string | undefined {
+  const operation = operationOf(exchange, baseUrl);
+  const said = announcements(responseOf(exchange).headers);
+  if (operation === undefined || said.length === 0) return undefined;
+  if (operation !== 'getPet') return `${said.join('; ')} on ${operation}, which the spec does not deprecate`;
+  const sunset = responseOf(exchange).headers.sunset;
+  if (sunset === undefined) return undefined;
+  const at = parseHttpDate(sunset);
+  if (at === undefined) return `sunset: ${sunset}, which is no HTTP-date`;
+  return at >= REMOVAL_DAY.from && at <= REMOVAL_DAY.to ? undefined : `sunset: ${sunset} (${new Date(at).toISOString()}), not on ${GET_PET_REMOVAL}`;
 }
 
 export default suite('versioning', [
@@ -79,5 +110,21 @@ export default suite('versioning', [
       }
     }
     ctx.observe(markers.size > 0 ? `stability markers: ${[...markers].join('; ')}` : `no experimental or beta marker in the headers of ${ctx.client.exchanges.length} responses`);
+  }),
+
+  check('VER-05', async (ctx) => {
+    // Every answer of the run to a documented operation: this area runs after every area that sends but the rate limits.
+    const judged = ctx.client.exchanges.filter((exchange) => exchange.response && operationOf(exchange, ctx.config.baseUrl) !== undefined);
+    if (judged.length === 0) ctx.skip('the run received no answer to a documented operation, so there is nothing it announced to judge');
+    for (const [operation, members] of groupExchanges(judged, ctx.config.baseUrl, false)) {
+      const broken = members.filter((exchange) => falseAnnouncement(exchange, ctx.config.baseUrl) !== undefined);
+      if (broken.length === 0) continue;
+      ctx.violation({
+        what: `${operation}: ${broken.length} of ${members.length} response(s)`,
+        expected: `no Deprecation or Sunset announced but on GET /pets/{petId}, and a Sunset there on ${GET_PET_REMOVAL}`,
+        seen: falseAnnouncement(broken[0]!, ctx.config.baseUrl)!, exchanges: [broken[0]!],
+      });
+    }
+    ctx.observe(`judged what ${judged.length} response(s) to the documented operations announce of their deprecation`);
   }),
 ]);

@@ -1,3 +1,4 @@
+import { activeRules } from '../spec/catalog.js';
 import { judgeCheck, type Check, type Suite } from '../judge/check.js';
 import type { RuleMeta } from '../judge/outcome.js';
 import type { RunContext } from '../run-context.js';
@@ -12,18 +13,20 @@ const CHECKS_AT_ONCE = 5;
 /**
  * Runs the suites of one run on its context, in the order given (catalog area order: the store model after every
  * area that writes, errors and rate limits after the areas whose answers they judge, the 429 probe last). Inside a
- * suite, consecutive concurrent checks are judged together and every other check alone, in catalog order. Every
- * outcome is an event, passed on in catalog order whatever order the checks ended in; the results come back too.
+ * suite, consecutive concurrent checks are judged together and every other check alone, in the order the suite declares
+ * them. Every outcome is an event, passed on in catalog order whatever order the checks ended in; the results come back too.
  */
 export async function runSuites(run: RunContext, suites: readonly Suite[], emit: RunEvents): Promise<CheckResult[]> {
   const results: CheckResult[] = [];
   for (const { checks } of suites) {
+    // Judged in the order the suite declares (what reads what), passed on in the catalog's.
+    const inCatalogOrder = [...checks].sort((a, b) => catalogIndex(a) - catalogIndex(b));
     const ended = new Map<Check, CheckResult>();
     let passedOn = 0;
     const judged = (check: Check, result: CheckResult) => {
       ended.set(check, result);
-      // In order: a check that ends before one declared ahead of it waits for it.
-      for (let next = checks[passedOn]; next && ended.has(next); next = checks[++passedOn]) {
+      // In order: a check that ends before one ahead of it in the catalog waits for it.
+      for (let next = inCatalogOrder[passedOn]; next && ended.has(next); next = inCatalogOrder[++passedOn]) {
         const done = ended.get(next)!;
         results.push(done);
         emit({ kind: 'check-ended', result: done });
@@ -36,6 +39,11 @@ export async function runSuites(run: RunContext, suites: readonly Suite[], emit:
     }
   }
   return results;
+}
+
+/** Where a check's rule stands in spec/rules.yaml. */
+function catalogIndex(check: Check): number {
+  return activeRules().indexOf(check.rule);
 }
 
 /** One check judged, timed and announced; a throw from the judging itself is a bug of ours, never the target's. */

@@ -1,4 +1,5 @@
 import { STATUS_CODES } from 'node:http';
+import { Readable } from 'node:stream';
 import { readFileSync } from 'node:fs';
 import { request, type Dispatcher } from 'undici';
 import { authorizationFor, keyElsewhereFor, type AuthMode, type Exchange, type RecordedRequest, type RecordedResponse } from './exchange.js';
@@ -34,6 +35,27 @@ export interface SendOptions {
   padBytes?: number;
   /** The 429 probe wants to see the 429 itself: it may spend the reserve and pass Remaining 0; no retry, no backoff. */
   expect429?: boolean;
+  /**
+   * Send the path exactly as written, dot segments, doubled slashes and percent-encoding included: a URL parser (and
+   * curl, without --path-as-is) would resolve `/v1/./pets` to `/v1/pets` before it left, and the spelling is the point.
+   */
+  pathAsIs?: boolean;
+  /** Send the body in chunks (Transfer-Encoding: chunked), without a Content-Length, as a client streaming it does. */
+  chunked?: boolean;
+  /**
+   * Send the request on this connection of its own (keptConnection), after whatever it carried before, rather than
+   * on one of the run's: the one way a check chooses which requests share a connection.
+   */
+  connection?: KeptConnection;
+}
+
+/** One connection a check keeps for requests it sends one after another (REQ-09): kept alive between them while the server keeps it open. */
+export class KeptConnection {
+  constructor(readonly dispatcher: Dispatcher) {}
+
+  close(): Promise<void> {
+    return this.dispatcher.close();
+  }
 }
 
 export interface ClientOptions {
@@ -254,6 +276,12 @@ export class PetstoreClient {
     }
   }
 
+  /** A connection of its own for requests a check sends one after another on it (SendOptions.connection); the check closes it. */
+  keptConnection(): KeptConnection {
+    const { timeoutMs, caFile, proxy } = this.options;
+    return new KeptConnection(dispatcherFor(proxy, { connections: 1, timeoutMs, ca: caFile ? readFileSync(caFile) : undefined }));
+  }
+
   async close(): Promise<void> {
     this.connections?.stop();
     await Promise.all([this.dispatcher.close(), this.freshDispatcher.close()]);
@@ -318,18 +346,22 @@ export class PetstoreClient {
     const method = request.method ?? (request.json !== undefined || request.body !== undefined ? 'POST' : 'GET');
     const body = request.body ?? (request.json !== undefined ? stringifyJson(request.json) : undefined);
     const auth = authorizationFor(mode, this.options.apiKey);
-    const headers = withoutLeftOut({ accept: 'application/json', ...lowerCaseKeys(request.headers ?? {}) });
-    if (body !== undefined && headers['content-type'] === undefined) headers['content-type'] = 'application/json';
+    const given = lowerCaseKeys(request.headers ?? {});
+    const headers = withoutLeftOut({ accept: 'application/json', ...given });
+    // A Content-Type left out on purpose (null) stays out: a body without one is a case of its own (CREATE-20).
+    if (body !== undefined && given['content-type'] === undefined) headers['content-type'] = 'application/json';
     const padBytes = body !== undefined && request.padBytes ? request.padBytes : undefined;
     const recorded: RecordedRequest = {
       method, url: this.urlFor(request, baseUrl, elsewhere.query?.shown), body, auth: mode,
-      headers: { ...headers, ...shownForms(elsewhere.headers), ...(auth.shown !== undefined ? { authorization: auth.shown } : {}) },
+      // undici frames a streamed body itself, and refuses the header from a caller: it is recorded, never set.
+      headers: { ...headers, ...(request.chunked ? { 'transfer-encoding': 'chunked' } : {}), ...shownForms(elsewhere.headers), ...(auth.shown !== undefined ? { authorization: auth.shown } : {}) },
       ...(padBytes ? { padBytes } : {}),
+      ...(request.pathAsIs ? { pathAsIs: true } : {}),
     };
     Object.assign(headers, sentForms(elsewhere.headers));
     if (auth.value !== undefined) headers.authorization = auth.value;
     const sentBody = padBytes && body ? `${body.slice(0, 1)}${' '.repeat(padBytes)}${body.slice(1)}` : body;
-    const answer = this.options.replay ? this.replayed(this.options.replay, recorded, onNewConnection) : await this.live(url, method, headers, sentBody, onNewConnection);
+    const answer = this.options.replay ? this.replayed(this.options.replay, recorded, onNewConnection) : await this.live(url, method, headers, sentBody, onNewConnection, request);
     if (answer.seq !== undefined) await this.replayTurn(answer.seq);
     const { response, error, startedAt, durationMs } = answer;
     const exchange: Exchange = Object.freeze({
@@ -352,7 +384,7 @@ export class PetstoreClient {
     return exchange;
   }
 
-  private async live(url: string, method: string, headers: Record<string, string>, body: string | undefined, onNewConnection: boolean): Promise<RecordedAnswer> {
+  private async live(url: string, method: string, headers: Record<string, string>, body: string | undefined, onNewConnection: boolean, how: Pick<SendOptions, 'pathAsIs' | 'chunked' | 'connection'>): Promise<RecordedAnswer> {
     const started = performance.now();
     const startedAt = new Date().toISOString();
     let response: RecordedResponse | undefined;
@@ -361,8 +393,10 @@ export class PetstoreClient {
     try {
       // A request that may not be sent twice (a POST) never goes on a kept-alive connection, which the server
       // may have closed unseen: failing there, it could not be sent again.
+      // A check that keeps a connection of its own chooses it; a new attempt after that connection failed does not.
       const fresh = onNewConnection || !IDEMPOTENT_METHODS.has(method);
-      response = await this.fetchResponse(url, method, headers, body, fresh ? this.freshDispatcher : this.dispatcher);
+      const dispatcher = how.connection && !onNewConnection ? how.connection.dispatcher : fresh ? this.freshDispatcher : this.dispatcher;
+      response = await this.fetchResponse(url, method, headers, body, dispatcher, how);
     } catch (cause) {
       error = this.redactor.redact(describeTransportError(cause, this.options.timeoutMs, this.options.proxy?.shown));
       retry = !onNewConnection && this.closedWhileIdle(cause, method);
@@ -383,10 +417,14 @@ export class PetstoreClient {
     return failure !== undefined && failure.reused && failure.unanswered && (IDEMPOTENT_METHODS.has(method) || failure.neverSent);
   }
 
-  private async fetchResponse(url: string, method: string, headers: Record<string, string>, body: string | undefined, dispatcher: Dispatcher): Promise<RecordedResponse> {
+  private async fetchResponse(url: string, method: string, headers: Record<string, string>, body: string | undefined, dispatcher: Dispatcher, how: Pick<SendOptions, 'pathAsIs' | 'chunked'>): Promise<RecordedResponse> {
     const deadline = requestDeadline(this.options.timeoutMs, this.cancellation?.signal);
     try {
-      const response = await request(url, { method: method as Dispatcher.HttpMethod, headers, body, dispatcher, signal: deadline.signal });
+      // A body in chunks: a stream of two halves, which undici sends chunked, with no Content-Length.
+      const sent = how.chunked && body !== undefined ? Readable.from([body.slice(0, Math.ceil(body.length / 2)), body.slice(Math.ceil(body.length / 2))]) : body;
+      const options = { method: method as Dispatcher.HttpMethod, headers, body: sent, signal: deadline.signal };
+      // undici's request() parses the URL, resolving dot segments; the dispatcher's own sends the path as it is.
+      const response = how.pathAsIs ? await dispatcher.request({ origin: new URL(url).origin, path: pathOf(url), ...options }) : await request(url, { ...options, dispatcher });
       const flat = flattenHeaders(response.headers);
       return { status: response.statusCode, headers: flat, ...await readBody(response.body, flat['content-encoding'], this.options.maxResponseBytes) };
     } finally {
@@ -573,6 +611,11 @@ function requestDeadline(timeoutMs: number, cancellation: AbortSignal | undefine
       cancellation?.removeEventListener('abort', onCancel);
     },
   };
+}
+
+/** The path and query of a URL as written, before any parser resolves its dot segments. */
+function pathOf(url: string): string {
+  return url.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i, '') || '/';
 }
 
 /** Requests without a valid key are often counted in a bucket of their own; pace them apart. */

@@ -97,6 +97,8 @@ export interface RecordedRequest {
    * line in the reports: JSON whitespace changes nothing of what the body means, and curlFor sends it again.
    */
   padBytes?: number;
+  /** The path went as written, dot segments and doubled slashes included (curl needs --path-as-is to do the same). */
+  pathAsIs?: true;
 }
 
 export interface RecordedResponse {
@@ -136,13 +138,15 @@ export interface Exchange {
 
 /** A curl line that reproduces the request, with the key left as a shell variable. */
 export function curlFor(request: RecordedRequest): string {
-  const parts = ['curl', '-i', '-X', request.method, shellText(request.url)];
+  const parts = ['curl', '-i', '-X', request.method, ...(request.pathAsIs ? ['--path-as-is'] : []), shellText(request.url)];
   for (const [name, value] of Object.entries(request.headers)) {
     if (name === 'authorization') parts.push('-H', `"Authorization: ${value.replace(/(["\\`])/g, '\\$1')}"`);
     else if (name !== 'content-length' && name !== 'host') parts.push('-H', shellText(`${name}: ${value}`));
   }
   // curl sends Accept: */* of its own; a request sent without Accept must go without it.
   if (request.headers.accept === undefined) parts.push('-H', shellQuote('Accept:'));
+  // And a form's Content-Type with --data-binary: a body sent without one must go without it too.
+  if (request.body !== undefined && request.headers['content-type'] === undefined) parts.push('-H', shellQuote('Content-Type:'));
   if (request.body === undefined) return parts.join(' ');
   if (!request.padBytes) return [...parts, '--data-binary', shellQuote(request.body)].join(' ');
   const [first, rest] = [request.body.slice(0, 1), request.body.slice(1)];

@@ -100,7 +100,18 @@ export const ERR_04 = invariant('ERR-04', 'a status below 500', (exchange) => !i
   return status >= 500 ? `status ${status} to ${exchange.request.body === undefined ? 'no body' : `body ${preview(exchange.request.body, 80)}`}; answered ${preview(rawBody, 80)}` : undefined;
 });
 
-export const ERR_05 = invariant('ERR-05', JSON_TYPE, isSuccessWithBody, contentTypeProblem);
+/**
+ * A success body must be application/json in what it says and in what it is: a body labelled JSON that does not parse
+ * (gzip inside gzip, HTML behind a JSON label, a cut-off page) is no JSON body a client can read.
+ */
+export const ERR_05 = invariant('ERR-05', `${JSON_TYPE}, and a body that is JSON`, isSuccessWithBody, (exchange) => {
+  const typeProblem = contentTypeProblem(exchange);
+  if (typeProblem) return typeProblem;
+  const { json, jsonError, rawBody, headers } = exchange.response!;
+  if (json !== undefined) return undefined;
+  const coding = headers['content-encoding'] ? ` (Content-Encoding: ${headers['content-encoding']})` : '';
+  return `a body labelled application/json that is not JSON${coding}: ${jsonError ?? 'it does not parse'}; it begins ${preview(rawBody, 60)}`;
+});
 
 // ── rate-limit headers ──
 

@@ -1,4 +1,4 @@
-// What the model of the store says no answer may do, one statement per rule (CONS-01..10). Each judges every
+// What the model of the store says no answer may do, one statement per rule (CONS-01..11). Each judges every
 // answer the model holds (the consistency suite, at the end of the run, on all the evidence), or one answer
 // (the stateful exploration, FUZZ-03, as each command gets it, on the evidence so far): one definition each.
 import type { Exchange } from '../http/exchange.js';
@@ -260,8 +260,29 @@ export const CONS_10: ModelStatement = {
     }),
 };
 
+// ── CONS-11: a refused request changes nothing ──
+
+export const CONS_11: ModelStatement = {
+  rule: 'CONS-11',
+  expected: 'no pet stored from a request the server refused: a name sent only in refused POSTs on no page and in no GET',
+  findings: (model, judged) => model.shown
+    .filter((pet) => judged === undefined || pet.exchange === judged)
+    .flatMap((pet) => {
+      const name = isJsonObject(pet.body) ? pet.body.name : undefined;
+      const refusal = typeof name === 'string' && !model.maybeStored.has(name) ? model.refusedNames.get(name) : undefined;
+      if (!refusal) return [];
+      const { method, url } = refusal.request;
+      return [{
+        rule: 'CONS-11',
+        kind: `a pet sent in a request answered ${refusal.response!.status} is stored`,
+        example: `${placeOf(pet)} shows ${show(name)}, sent only in ${method} ${new URL(url).pathname}, which was answered ${refusal.response!.status}`,
+        exchanges: [refusal, pet.exchange],
+      }];
+    }),
+};
+
 /** Every statement of the model, in catalog order. */
-export const MODEL_STATEMENTS: readonly ModelStatement[] = [CONS_01, CONS_02, CONS_03, CONS_04, CONS_05, CONS_06, CONS_07, CONS_08, CONS_09, CONS_10];
+export const MODEL_STATEMENTS: readonly ModelStatement[] = [CONS_01, CONS_02, CONS_03, CONS_04, CONS_05, CONS_06, CONS_07, CONS_08, CONS_09, CONS_10, CONS_11];
 
 /** What every statement of the model finds on one answer, judged on all the model holds, each with what it expected. */
 export function modelFindings(model: StoreModel, judged: Exchange): Array<ModelFinding & { expected: string }> {

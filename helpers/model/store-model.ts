@@ -68,6 +68,13 @@ export class StoreModel {
    * server may implement those methods as extensions, so nothing is expected of such a pet, before or after.
    */
   readonly setAside = new Set<string>();
+  /**
+   * The names sent in POSTs the target refused (a 4xx, 429 included), each with its first refusal: a pet with one of
+   * these names on a later page or GET was stored though refused (CONS-11). Names a POST was accepted with, or one that
+   * got no answer or a 5xx (which may have stored it), are in `maybeStored` and never judged so.
+   */
+  readonly refusedNames = new Map<string, Exchange>();
+  readonly maybeStored = new Set<string>();
 
   /** The exchanges recorded so far, in order: a model extended with more must be given these first. */
   private recorded: readonly Exchange[] = [];
@@ -109,6 +116,7 @@ export class StoreModel {
   }
 
   private record(exchange: Exchange, operation: string | undefined): void {
+    if (exchange.request.method === 'POST') this.recordWriteOfName(exchange);
     const body = exchange.response?.json;
     if (operation === 'createPet' && answeredSuccess(exchange) && isJsonObject(body)) this.recordCreation(exchange, body);
     if (operation === 'getPet' && exchange.response?.status === 200 && body !== undefined) {
@@ -119,6 +127,16 @@ export class StoreModel {
     // A 404 to another credential says nothing of the pet: a server may hide what a key it refused asks for.
     if (operation === 'getPet' && exchange.response?.status === 404 && exchange.request.auth === 'key') this.recordMiss(exchange);
     if (operation === 'listPets' && exchange.response?.status === 200 && Array.isArray(body)) this.recordPage(exchange, body);
+  }
+
+  /** Whatever path it went to (a spelling of /pets too): the names a POST sent, by whether the target refused it. */
+  private recordWriteOfName(exchange: Exchange): void {
+    const status = exchange.response?.status;
+    const refused = status !== undefined && status >= 400 && status < 500;
+    for (const name of sentNames(exchange)) {
+      if (!refused) this.maybeStored.add(name);
+      else if (!this.refusedNames.has(name)) this.refusedNames.set(name, exchange);
+    }
   }
 
   private recordCreation(exchange: Exchange, body: JsonObject): void {
@@ -270,6 +288,20 @@ function definedLimit(raw: string): number | undefined {
  * The NewPet a creation sent, when it is one the spec defines: a string name, an integer categoryId, a
  * PetStatus or no status. An invalid body a server accepted sets no expectation (FUZZ-01 and CREATE-08..13 judge it).
  */
+/**
+ * The names a request's body sent: of a JSON object with a string name, valid NewPet or not, or of each such object in a
+ * JSON array (a server that takes an array body may store its members).
+ */
+function sentNames(exchange: Exchange): string[] {
+  let sent: Json;
+  try {
+    sent = parseJson(exchange.request.body ?? '');
+  } catch {
+    return [];
+  }
+  return (Array.isArray(sent) ? sent : [sent]).flatMap((item) => (isJsonObject(item) && typeof item.name === 'string' ? [item.name] : []));
+}
+
 function sentNewPet(exchange: Exchange): JsonObject | undefined {
   let sent: Json;
   try {

@@ -8,12 +8,32 @@ import { text, withoutHeader } from '../../server/responses.js';
 import { insteadOf, type OperationId, type SeamOverride } from '../../server/seams.js';
 import { expressErrorPage } from './pages.js';
 import type { DefectSpec } from './spec.js';
+import type { RouterSettings } from '../../server/settings.js';
 
 const ERROR_BODY_RULES = ['AUTH-01', 'AUTH-02', 'AUTH-03', 'AUTH-04', 'AUTH-05'] as const;
 /** Every 401 the run provokes: each credential check judges its Error, AUTH-10 and AUTH-11 as much as AUTH-01..05. */
 const EVERY_401_RULES = [...ERROR_BODY_RULES, 'AUTH-10', 'AUTH-11'] as const;
 /** A route served without a key: every broken credential succeeds on it, and so does a request that is invalid besides. */
 const PUBLIC_ROUTE_RULES = [...ERROR_BODY_RULES, 'AUTH-07'] as const;
+
+/**
+ * An auth guard written for the spec's paths exactly as the spec spells them, matched against the path the client sent
+ * (an Express `app.use(['/v1/pets', …], guard)` before a lenient router, a gateway rule on the raw URI): every other
+ * spelling the router or a proxy then takes for the path reaches the operation without the key.
+ */
+function guardOnExactPaths(): SeamOverride<'authenticate'> {
+  return (request, operation, reference, server) => {
+    const asked = (request.originalUrl ?? request.url).split('?')[0]!;
+    const base = server.settings.basePath;
+    const guarded = asked === `${base}/pets` || asked === `${base}/store/orders` || new RegExp(`^${base}/pets/[^/]+$`).test(asked);
+    return guarded ? reference(request, operation) : undefined;
+  };
+}
+
+/** A spelling-lenient router behind a guard on the exact paths: AUTH-12 alone sees it. */
+function openSpelling<const Id extends string>(id: Id, description: string, router: RouterSettings): DefectSpec & { id: Id } {
+  return { id, area: 'auth', description, rules: ['AUTH-12'], options: { router }, overrides: { authenticate: guardOnExactPaths() } };
+}
 
 /** The token of a `Bearer <token>` header (the scheme in any case), or undefined when there is none. */
 function bearerToken(authorization: string | undefined): string | undefined {
@@ -77,7 +97,7 @@ export const AUTH_DEFECTS = [
     area: 'auth',
     description: 'serves requests without Authorization',
     // The key elsewhere comes without Authorization too, so AUTH-10 is served as well.
-    rules: ['AUTH-01', 'AUTH-07', 'AUTH-10'],
+    rules: ['AUTH-01', 'AUTH-07', 'AUTH-10', 'AUTH-12'],
     overrides: {
       authorizes: (authorization, reference) => readCredentials(authorization) === undefined || reference(authorization),
     },
@@ -261,7 +281,7 @@ export const AUTH_DEFECTS = [
     area: 'auth',
     description: 'serves GET /pets without a key: the auth wrapper sits on the /pets/ subtree (Go ServeMux pattern), which does not cover /pets',
     // AUTH-10 and AUTH-11 send GET /pets.
-    rules: [...PUBLIC_ROUTE_RULES, 'AUTH-10', 'AUTH-11'],
+    rules: [...PUBLIC_ROUTE_RULES, 'AUTH-10', 'AUTH-11', 'AUTH-12'],
     overrides: {
       authenticate: servedWithoutKey('listPets'),
     },
@@ -279,7 +299,7 @@ export const AUTH_DEFECTS = [
     id: 'auth-reads-public',
     area: 'auth',
     description: 'protects only mutating methods ("public reads", before_action :authenticate, only: [:create]): every GET is served without a key',
-    rules: [...PUBLIC_ROUTE_RULES, 'AUTH-10', 'AUTH-11'],
+    rules: [...PUBLIC_ROUTE_RULES, 'AUTH-10', 'AUTH-11', 'AUTH-12'],
     overrides: {
       authenticate: (request, operation, reference) => (request.method === 'GET' || request.method === 'HEAD' ? undefined : reference(request, operation)),
     },
@@ -434,4 +454,11 @@ export const AUTH_DEFECTS = [
       }),
     },
   },
+  openSpelling('auth-guard-exact-trailing-slash', 'guards /v1/pets by its exact path while the router also takes /v1/pets/ for it (Express\'s default non-strict routing): GET and POST /pets/ work without a key', { trailingSlash: true }),
+  openSpelling('auth-guard-exact-double-slash', 'guards the exact paths while a proxy in front merges doubled slashes (nginx merge_slashes) after the gateway\'s check: //pets works without a key', { duplicateSlashes: true }),
+  openSpelling('auth-guard-exact-letter-case', 'guards the exact paths case-sensitively while the router matches without case (ASP.NET Core, Spring with caseSensitive off): /PETS works without a key', { caseInsensitive: true }),
+  openSpelling('auth-guard-exact-dot-segments', 'guards the raw path while a proxy resolves dot segments before routing: /./pets works without a key', { dotSegments: true }),
+  openSpelling('auth-guard-exact-format-suffix', 'guards the exact paths while the router takes a format suffix (Rails, Spring\'s suffix pattern match): /pets.json works without a key', { formatSuffix: true }),
+  openSpelling('auth-guard-exact-path-parameters', 'guards the raw path while the servlet container strips path parameters (;jsessionid=, Spring matrix variables) before routing: /pets;v=1 works without a key', { pathParameters: true }),
+  openSpelling('auth-guard-raw-router-decodes', 'guards the path as sent, percent-encoded, while the router decodes it before matching: /%70ets is /pets to the router and no guarded path to the guard', {}),
 ] as const satisfies readonly DefectSpec[];

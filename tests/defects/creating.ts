@@ -214,7 +214,7 @@ export const CREATING_DEFECTS = [
     id: 'create-malformed-500',
     area: 'creating',
     description: 'answers malformed JSON or an empty body with 500',
-    rules: ['CREATE-13', 'ERR-04', 'FUZZ-01'],
+    rules: ['CREATE-13', 'CREATE-20', 'ERR-04', 'FUZZ-01'],
     mishandlesEvery: { mutation: 'malformed-json' },
     overrides: {
       readNewPet: (text, reference, server) => {
@@ -231,7 +231,7 @@ export const CREATING_DEFECTS = [
     id: 'create-422',
     area: 'creating',
     description: 'answers every invalid body with 422 instead of 400',
-    rules: [...CREATE_400_RULES, 'FUZZ-01'],
+    rules: [...CREATE_400_RULES, 'CREATE-19', 'CREATE-20', 'FUZZ-01'],
     mishandlesEvery: { mutation: 'name-missing' },
     overrides: {
       invalidNewPet: (failure, request, reference, server) => (failure.status === 400 ? server.seams.error(422, failure.code, failure.message) : reference(failure, request)),
@@ -669,6 +669,102 @@ export const CREATING_DEFECTS = [
     rules: ['CREATE-05', 'CREATE-14', 'FUZZ-03', 'CONS-01'],
     overrides: {
       storePet: (pet, reference) => reference(typeof pet.name === 'string' ? { ...pet, name: pet.name.replace(/[^\u0000-\u00ff]/gu, '?') } : pet),
+    },
+  },
+  {
+    id: 'create-auth-after-insert',
+    area: 'creating',
+    description: 'inserts the pet, then checks the key in an after-hook and answers 401: a refused create is stored all the same (an auth decorator listed below the handler\'s transaction)',
+    rules: ['CONS-11'],
+    alsoMetIn: ['auth'],
+    overrides: {
+      authenticate: (request, operation, reference) => (operation === 'createPet' ? undefined : reference(request, operation)),
+      respond: async (operation, request, reference, server) => {
+        const answer = await reference(operation, request);
+        return operation === 'createPet' && !server.seams.authorizes(request.headers.authorization) ? server.seams.unauthorized(request) : answer;
+      },
+    },
+  },
+  {
+    id: 'create-validate-after-insert',
+    area: 'creating',
+    description: 'inserts a NewPet without categoryId with the column default 0, then validates it and answers 400, with no rollback: the refused pet is stored',
+    rules: ['CONS-11'],
+    overrides: {
+      respond: async (operation, request, reference, server) => {
+        const answer = await reference(operation, request);
+        if (operation !== 'createPet' || answer.status !== 400) return answer;
+        let body: unknown;
+        try {
+          body = server.seams.parseBody(bodyText(request));
+        } catch {
+          return answer;
+        }
+        const fields = typeof body === 'object' && body !== null && !Array.isArray(body) ? body as Record<string, unknown> : {};
+        if (typeof fields.name === 'string' && fields.categoryId === undefined) {
+          const status = isPetStatus(fields.status) ? { status: fields.status } : {};
+          server.seams.storePet({ id: await server.seams.allocateId({ categoryId: 0n }), name: fields.name, categoryId: 0n, ...status, createdAt: new Date().toISOString() });
+        }
+        return answer;
+      },
+    },
+  },
+  {
+    id: 'create-categoryid-exponent-digits',
+    area: 'creating',
+    description: 'reads categoryId with a hand-written scanner that takes the digits before an exponent (1e2 is 1), as parseInt does',
+    rules: ['CREATE-19', 'CONS-01'],
+    overrides: {
+      readNewPet: (text, reference) => reference(text.replace(/("categoryId"\s*:\s*-?[0-9]+)(?:\.[0-9]+)?[eE][+-]?[0-9]+/g, '$1')),
+    },
+  },
+  {
+    id: 'create-lone-surrogate-500',
+    area: 'creating',
+    description: 'answers 500 to a name holding a lone surrogate: PostgreSQL refuses to encode it in a UTF8 column ("invalid byte sequence"), and the error is not caught',
+    rules: ['CREATE-19', 'ERR-04'],
+    byChance: ['FUZZ-02', 'FUZZ-03'],
+    overrides: {
+      storePet: (pet, reference) => {
+        if (typeof pet.name === 'string' && /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(pet.name)) throw new Error('invalid byte sequence for encoding "UTF8"');
+        reference(pet);
+      },
+    },
+  },
+  {
+    id: 'create-escapes-not-decoded',
+    area: 'creating',
+    description: 'reads names with a regex over the raw JSON text that keeps \\u escapes as they are written, so "\\u0050C" is stored as six characters, not "PC"',
+    rules: ['CREATE-17', 'CREATE-19', 'CONS-01'],
+    byChance: ['FUZZ-02', 'FUZZ-03'],
+    overrides: {
+      readNewPet: (text, reference) => reference(text.replace(/\\u([0-9a-fA-F]{4})/g, '\\\\u$1')),
+    },
+  },
+  {
+    id: 'create-chunked-body-empty',
+    area: 'creating',
+    description: 'reads a chunked request body as empty, as a WSGI server without wsgi.input_terminated does (no Content-Length, so nothing to read): a valid NewPet sent chunked is refused as missing its fields',
+    rules: ['CREATE-20'],
+    overrides: {
+      respond: async (operation, request, reference, server) => {
+        if (operation !== 'createPet' || !/chunked/i.test(String(request.headers['transfer-encoding'] ?? ''))) return reference(operation, request);
+        const read = server.seams.readNewPet('');
+        return read.ok ? reference(operation, request) : server.seams.invalidNewPet(read, request);
+      },
+    },
+  },
+  {
+    id: 'create-non-json-body-500',
+    area: 'creating',
+    description: 'throws on a body that did not come as application/json, since the JSON body parser leaves req.body undefined (Express 5): a body without a Content-Type, or as text/plain, is answered 500',
+    rules: ['CREATE-20', 'ERR-04'],
+    alsoMetIn: ['requests', 'errors'],
+    overrides: {
+      respond: async (operation, request, reference) => {
+        if (operation === 'createPet' && !/^application\/json\b/i.test(String(request.headers['content-type'] ?? ''))) throw new TypeError('Cannot destructure property \'name\' of \'req.body\' as it is undefined.');
+        return reference(operation, request);
+      },
     },
   },
 ] as const satisfies readonly DefectSpec[];

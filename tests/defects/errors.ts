@@ -1,9 +1,13 @@
+import { gzipSync } from 'node:zlib';
 import { bodyText } from '../../server/creating.js';
 import { petIdOf } from '../../server/fetching.js';
 import { json, text } from '../../server/responses.js';
 import { isRefusal, onAnswer } from '../../server/seams.js';
 import { expressErrorPage, NGINX_401, NGINX_404 } from './pages.js';
 import type { DefectSpec } from './spec.js';
+
+// Past it, list-double-gzip's compression filters both run: a page of a hundred pets, not a single pet or an Error.
+const LARGE_BODY_BYTES = 1024;
 
 const ERROR_BODY_RULES = ['AUTH-01', 'AUTH-02', 'AUTH-03', 'AUTH-04', 'AUTH-05'] as const;
 const CREATE_400_RULES = ['CREATE-08', 'CREATE-09', 'CREATE-10', 'CREATE-11', 'CREATE-12', 'CREATE-13'] as const;
@@ -289,6 +293,24 @@ export const ERRORS_DEFECTS = [
       error: (status, code, message, reference) => {
         const error = reference(status, code, message);
         return { ...error, json: { ...error.json, code: status } };
+      },
+    },
+  },
+  {
+    id: 'list-double-gzip',
+    area: 'errors',
+    description: 'gzips a large body twice when the client accepts gzip (a compression filter of the framework and one of the servlet container, each adding its own) under one Content-Encoding: gzip, so a client that decodes it once holds gzip, not JSON',
+    rules: ['ERR-05'],
+    alsoMetIn: ['consistency'],
+    // A store with pets, so that the last pages the consistency area reads are large enough to be compressed.
+    options: { preload: 30 },
+    overrides: {
+      outgoing: (request, reply, payload, reference) => {
+        const sent = reference(request, reply, payload);
+        const accepts = /\bgzip\b/i.test(String(request.headers['accept-encoding'] ?? ''));
+        if (!accepts || !(typeof sent === 'string' || Buffer.isBuffer(sent)) || sent.length < LARGE_BODY_BYTES) return sent;
+        reply.header('content-encoding', 'gzip');
+        return gzipSync(gzipSync(sent));
       },
     },
   },

@@ -246,4 +246,22 @@ export const RATELIMIT_DEFECTS = [
       outgoing: rateLimitHeadersLeftOff((request, reply, server) => operationOf(request, server) === 'getPet' && reply.statusCode === 404),
     },
   },
+  {
+    id: 'rate-reset-local-time',
+    area: 'ratelimit',
+    description: 'writes X-RateLimit-Reset from the window\'s end in local time read as UTC, an hour ahead on a host in Berlin (Python\'s naive datetime.now().timestamp() on a UTC+1 box), while Retry-After counts the real seconds',
+    rules: ['RATE-16'],
+    overrides: {
+      rateLimitHeaders: (admission, reference) => ({ ...reference(admission), 'x-ratelimit-reset': String(Math.ceil(admission.resetAtMs / 1000) + 3_600) }),
+    },
+  },
+  {
+    id: 'rate-retry-after-milliseconds',
+    area: 'ratelimit',
+    description: 'sends Retry-After in milliseconds (30000 for half a minute), the unit its limiter counts in, so a client told to wait waits 8 hours past a reset half a minute away',
+    rules: ['RATE-16'],
+    overrides: {
+      tooManyRequests: (admission, reference) => withHeaders(reference(admission), { 'retry-after': String(Math.max(1, admission.resetAtMs - admission.nowMs)) }),
+    },
+  },
 ] as const satisfies readonly DefectSpec[];

@@ -235,5 +235,13 @@ export const REQUESTS_DEFECTS = [
         : reference(request)),
     },
   },
+  {
+    id: 'keepalive-refused-body-unread',
+    area: 'requests',
+    description: 'answers a POST without a key with 401 at once and never reads its body, keeping the connection open: the body is read as the next request, whose own bytes then get a 400 page (a hand-rolled auth gateway, a raw-socket server)',
+    rules: ['REQ-09', 'ERR-01', 'ERR-02', 'RATE-01'],
+    alsoMetIn: ['errors', 'ratelimit'],
+    front: 'unread-refused-body',
+  },
 ] as const satisfies readonly DefectSpec[];
 

@@ -38,12 +38,18 @@
 import type { Area } from '../../helpers/spec/catalog.js';
 import type { Overrides } from '../../server/seams.js';
 import type { ServerSettings } from '../../server/settings.js';
+import type { FrontKind } from '../support/fronts.js';
 
 export type { Area } from '../../helpers/spec/catalog.js';
 
 export interface DefectSpec {
   id: string;
   area: Area;
+  /**
+   * A front the server stands behind (tests/support/fronts.ts), for a defect below what the seams reach: HTTP/1.1
+   * framing that the reference server's Node HTTP server gets right, and a hand-rolled server or gateway does not.
+   */
+  front?: FrontKind;
   /** What the server does wrong, and the framework habit or coding mistake that ships it. */
   description: string;
   /** Rule IDs of spec/rules.yaml a conformance run must report as failed under this defect. */

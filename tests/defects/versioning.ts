@@ -1,4 +1,6 @@
-import { insteadOf } from '../../server/seams.js';
+import { GET_PET_REMOVAL } from '../../helpers/spec/facts.js';
+import { insteadOf, onAnswer } from '../../server/seams.js';
+import { withHeaders } from '../../server/responses.js';
 import type { DefectSpec } from './spec.js';
 
 /** Defects of the versioning area. */
@@ -17,6 +19,28 @@ export const VERSIONING_DEFECTS = [
     rules: ['VER-02', 'FETCH-01', 'FETCH-02', 'CREATE-05', 'FUZZ-03'],
     overrides: {
       respond: insteadOf('getPet', (_request, server) => server.seams.error(410, 'gone', 'GET /pets/{petId} is deprecated; use GET /pets?status=')),
+    },
+  },
+  {
+    id: 'deprecation-on-every-response',
+    area: 'versioning',
+    description: 'sends Deprecation and Sunset on every response, GET /pets (the stated replacement) included: a deprecation middleware mounted on the whole router rather than the one route (Koa, Express)',
+    rules: ['VER-05'],
+    overrides: {
+      outgoing: (request, reply, payload, reference) => {
+        reply.header('deprecation', 'true');
+        reply.header('sunset', new Date(`${GET_PET_REMOVAL}T00:00:00Z`).toUTCString());
+        return reference(request, reply, payload);
+      },
+    },
+  },
+  {
+    id: 'sunset-local-midnight',
+    area: 'versioning',
+    description: 'announces the removal of GET /pets/{petId} at midnight of 5 December 2030 in Berlin, written as GMT: Sunset Wed, 04 Dec 2030 23:00:00 GMT (a LocalDate turned into an instant in the host\'s zone)',
+    rules: ['VER-05'],
+    overrides: {
+      respond: onAnswer('getPet', (answer) => withHeaders(answer, { sunset: new Date(Date.parse(`${GET_PET_REMOVAL}T00:00:00+01:00`)).toUTCString() })),
     },
   },
 ] as const satisfies readonly DefectSpec[];

@@ -163,7 +163,14 @@ function tryTake(slot: string): boolean {
     if (!ownerAlive(slot)) rmSync(slot, { recursive: true, force: true });
     return false;
   }
-  writeFileSync(join(slot, 'pid'), String(process.pid));
+  try {
+    writeFileSync(join(slot, 'pid'), String(process.pid));
+  } catch (error) {
+    // Another process read the pid of this slot's last owner, dead by then, and removed the slot just as this one
+    // took it: not taken after all, and the next turn tries again.
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
+    throw error;
+  }
   return true;
 }
 

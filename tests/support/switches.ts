@@ -4,6 +4,7 @@
 import { defectById, isDefectId, type DefectId } from '../defects/catalog.js';
 import type { ReferenceServerOptions } from '../../server/options.js';
 import type { ServerSettings } from '../../server/settings.js';
+import type { FrontKind } from './fronts.js';
 import { isVariantId, variantById, type VariantId } from '../variants/catalog.js';
 
 export { isDefectId, isVariantId, type DefectId, type VariantId };
@@ -24,6 +25,11 @@ export function withSwitches(options: SwitchedServerOptions): ReferenceServerOpt
   const settings: ServerSettings = Object.assign({}, ...switched.map((entry) => entry.options ?? {}), withoutUndefined(rest));
   const overrides = [...(rest.overrides ?? []), ...switched.flatMap((entry) => (entry.overrides ? [entry.overrides] : []))];
   return { ...settings, overrides };
+}
+
+/** The front a defect among these stands behind, if one does (DefectSpec.front). */
+export function frontOf(options: SwitchedServerOptions): FrontKind | undefined {
+  return (options.defects ?? []).map(defectById).find((defect) => defect.front !== undefined)?.front;
 }
 
 // `{ port: undefined }` from a CLI parser must not erase a switch's setting.

@@ -4,7 +4,7 @@ import type { Exchange } from '../../helpers/http/exchange.js';
 import { parseJson, stringifyJson } from '../../helpers/json.js';
 import { pathTemplate } from '../../helpers/judge/operations.js';
 import { itemsById, samePet, StoreModel } from '../../helpers/model/store-model.js';
-import { CONS_05, CONS_09, CONS_10, MODEL_STATEMENTS } from '../../helpers/model/statements.js';
+import { CONS_05, CONS_09, CONS_10, CONS_11, MODEL_STATEMENTS } from '../../helpers/model/statements.js';
 
 const BASE = 'http://127.0.0.1:9/v1';
 const T0 = Date.parse('2026-01-01T00:00:00Z');
@@ -149,7 +149,7 @@ describe('the statements of the model', () => {
     expect(CONS_05.findings(model).map((finding) => finding.exchanges[0]!.seq)).toEqual([1, 3]);
     expect(CONS_05.findings(model, model.pages[1]!.exchange)).toEqual([]);
     expect(CONS_05.findings(model, model.pages[2]!.exchange).map((finding) => finding.example)).toEqual([expect.stringMatching(/id 4 with status "sold"/)]);
-    expect(MODEL_STATEMENTS.map((statement) => statement.rule)).toEqual(['CONS-01', 'CONS-02', 'CONS-03', 'CONS-04', 'CONS-05', 'CONS-06', 'CONS-07', 'CONS-08', 'CONS-09', 'CONS-10']);
+    expect(MODEL_STATEMENTS.map((statement) => statement.rule)).toEqual(['CONS-01', 'CONS-02', 'CONS-03', 'CONS-04', 'CONS-05', 'CONS-06', 'CONS-07', 'CONS-08', 'CONS-09', 'CONS-10', 'CONS-11']);
   });
 
   it('CONS-10 holds every read to the Pet schema, filtered pages and GETs alike, and lets a valid pet with extra members pass', () => {
@@ -183,6 +183,36 @@ describe('the statements of the model', () => {
     // Listed first: what one read showed, later reads show; a 404 to a request without the key says nothing.
     const listed = exchange(2, 'GET', '/pets', 200, [pet(1)]);
     expect(seq(StoreModel.of([write, listed, notFound(3), notFound(4, undefined, 'none')], BASE, 5_000))).toEqual([3]);
+  });
+});
+
+describe('CONS-11', () => {
+  const refused = (seq: number, status: number, name: string, path = '/pets') => {
+    const sent = exchange(seq, 'POST', path, status, { code: 'refused', message: 'no', status }, { name, categoryId: 1, status: 'sold' });
+    return { ...sent, request: { ...sent.request, auth: status === 401 ? 'none' as const : 'key' as const } };
+  };
+
+  it('finds a pet sent only in refused POSTs on a later page, whatever path the POST went to, and names the refusal', () => {
+    const model = StoreModel.of([
+      refused(1, 401, 'PCa1b2c3 auth none'),
+      refused(2, 400, 'PCa1b2c3 auth slash', '/pets/'),
+      exchange(3, 'GET', '/pets?status=sold', 200, [pet(7, 'sold', 'PCa1b2c3 auth none'), pet(8, 'sold', 'PCa1b2c3 auth slash'), pet(9, 'sold')]),
+    ], BASE, 0);
+    expect(CONS_11.findings(model).map((finding) => [finding.exchanges.map((e) => e.seq), finding.kind])).toEqual([
+      [[1, 3], 'a pet sent in a request answered 401 is stored'],
+      [[2, 3], 'a pet sent in a request answered 400 is stored'],
+    ]);
+    expect(CONS_11.findings(model)[0]!.example).toBe('item 0 of the page ?status=sold shows "PCa1b2c3 auth none", sent only in POST /v1/pets, which was answered 401');
+  });
+
+  it('finds nothing for a name another POST was created with, got no answer to, or answered 5xx', () => {
+    const created = exchange(2, 'POST', '/pets', 201, pet(7, 'sold', 'rex'), { name: 'rex', categoryId: 1, status: 'sold' });
+    const failed = { ...refused(3, 401, 'fido'), response: undefined, error: 'connection reset' };
+    const model = StoreModel.of([
+      refused(1, 400, 'rex'), created, failed, refused(4, 401, 'fido'), refused(5, 503, 'max'), refused(6, 401, 'max'),
+      exchange(7, 'GET', '/pets', 200, [pet(7, 'sold', 'rex'), pet(8, 'sold', 'fido'), pet(9, 'sold', 'max')]),
+    ], BASE, 0);
+    expect(CONS_11.findings(model)).toEqual([]);
   });
 });
 

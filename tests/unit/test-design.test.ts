@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { loadCatalog } from '../../helpers/spec/catalog.js';
 import { packagePath } from '../../helpers/package-root.js';
+import { VARIANTS } from '../variants/catalog.js';
 
 const design = readFileSync(packagePath('spec', 'test-design.md'), 'utf8');
 const catalog = loadCatalog();
@@ -18,11 +19,15 @@ function namedRuleIds(text: string): Set<string> {
   return ids;
 }
 
-/** The rows of the table under a `## title` section: each row's cells, header and separator left out. */
-function tableRows(text: string, title: string): string[][] {
-  const section = text.split(/^## /m).find((part) => part.startsWith(`${title}\n`)) ?? '';
-  return section.split('\n').filter((line) => line.startsWith('| ') && !line.startsWith('| ---'))
-    .slice(1).map((line) => line.slice(2, -2).split(' | '));
+/**
+ * The rows of the table under a `## title` section (or a `### title` within one): each row's cells, header and separator
+ * left out. A cell may hold an escaped `\\|`, as a spec table's words do.
+ */
+function tableRows(text: string, title: string, level = '## '): string[][] {
+  const section = text.split(new RegExp(`^${level}`, 'm')).find((part) => part.startsWith(`${title}\n`)) ?? '';
+  const body = level === '## ' ? section : section.split(/^#{2,3} /m)[0]!;
+  return body.split('\n').filter((line) => line.startsWith('| ') && !line.startsWith('| ---'))
+    .slice(1).map((line) => line.slice(2, -2).split(/(?<!\\) \| /));
 }
 
 describe('the test design', () => {
@@ -39,7 +44,7 @@ describe('the test design', () => {
   });
 
   describe('its Oracles section', () => {
-    const rows = tableRows(design, 'Oracles');
+    const rows = tableRows(design, 'The invariants', '### ');
     const owners = rows.map((cells) => [...namedRuleIds(cells[2] ?? '')]);
 
     it('gives every invariant exactly one owning rule, and every rule at most one invariant', () => {
@@ -56,6 +61,47 @@ describe('the test design', () => {
 
     it('quotes the spec for every invariant and says where it is judged', () => {
       expect(rows.filter((cells) => cells.length !== 4 || !cells[0]!.includes('"') || cells[3]!.trim() === '').map((cells) => cells.join(' | '))).toEqual([]);
+    });
+  });
+
+  describe('its laws', () => {
+    const rows = tableRows(design, 'The laws', '### ');
+
+    it('states the six laws, each with the spec\'s words, its rules, what it sends and what judges it', () => {
+      expect(rows.map((cells) => cells[0])).toEqual([
+        'A refused request changes nothing', 'Authentication covers every way to reach the data', 'Every statement the server makes agrees with every other',
+        'The input domain is the whole domain', 'The verdict does not depend on how the client uses its connections', 'A freedom the spec leaves open stays free',
+      ]);
+      expect(rows.filter((cells) => cells.length !== 5 || !cells[1]!.includes('"') || cells.some((cell) => cell.trim() === '')).map((cells) => cells[0])).toEqual([]);
+    });
+
+    it('names a rule of the catalog for every law that has rules of its own', () => {
+      const known = new Set(catalog.rules.map((rule) => rule.id));
+      const lawRules = rows.slice(0, 5).map((cells) => [...namedRuleIds(cells[2]!)]);
+      expect(lawRules.filter((ids) => ids.length === 0 || ids.some((id) => !known.has(id)))).toEqual([]);
+    });
+  });
+
+  describe('its Freedoms section', () => {
+    const rows = tableRows(design, 'Freedoms');
+    const variants = new Set(VARIANTS.map((variant) => variant.id as string));
+
+    it('ties every freedom to the rules it bounds and to a conforming variant of the gallery that exists', () => {
+      expect(rows.length).toBeGreaterThan(20);
+      const known = new Set(catalog.rules.map((rule) => rule.id));
+      const unbound = rows.filter((cells) => cells.length !== 4 || cells[0]!.trim() === '' || cells[1]!.trim() === '');
+      expect(unbound.map((cells) => cells.join(' | '))).toEqual([]);
+      const badRules = rows.filter((cells) => cells[2] !== 'every rule' && ([...namedRuleIds(cells[2]!)].length === 0 || [...namedRuleIds(cells[2]!)].some((id) => !known.has(id))));
+      expect(badRules.map((cells) => `${cells[0]}: ${cells[2]}`)).toEqual([]);
+      const named = rows.map((cells) => [...cells[3]!.matchAll(/`([a-z0-9-]+)`/g)].map((match) => match[1]!));
+      expect(rows.filter((_, index) => named[index]!.length === 0).map((cells) => cells[0])).toEqual([]);
+      expect(named.flat().filter((id) => !variants.has(id))).toEqual([]);
+    });
+
+    it('holds the name freedom the suite reads (a short plain name created, any other refusable) with a variant that refuses long and empty names', () => {
+      const names = rows.find((cells) => cells[0] === 'which names a server refuses');
+      expect(names?.[1]).toContain('short plain name');
+      expect(names?.[3]).toContain('`name-varchar-64`');
     });
   });
 

@@ -1,5 +1,6 @@
 import { bodyText } from '../../server/creating.js';
-import { invalid, isNewPetObject, unknownMembers } from '../../server/new-pet.js';
+import { isLosslessNumber } from 'lossless-json';
+import { INTEGER_LITERAL, invalid, isNewPetObject, unknownMembers } from '../../server/new-pet.js';
 import { withHeaders } from '../../server/responses.js';
 import { onAnswer, type PetBody } from '../../server/seams.js';
 import type { VariantSpec } from './spec.js';
@@ -89,6 +90,54 @@ export const CREATING_VARIANTS = [
         const taken = read?.ok === true && typeof read.pet.name === 'string' && server.store.all().some((pet) => pet.name === read.pet.name);
         return taken ? server.seams.error(400, 'invalid_body', 'name must be unique') : reference(operation, request);
       },
+    },
+  },
+  {
+    id: 'number-forms-accepted',
+    area: 'creating',
+    description: 'takes a categoryId written 1e2, 7.0 or -0 as the integer it is (JSON Schema counts them as integers; the spec names only "integer, int64")',
+    overrides: {
+      readCategoryId: (raw, reference) => {
+        if (!isLosslessNumber(raw) || INTEGER_LITERAL.test(raw.value)) return reference(raw);
+        const value = Number(raw.value);
+        return Number.isSafeInteger(value) ? { value: BigInt(value) } : reference(raw);
+      },
+    },
+  },
+  {
+    id: 'lone-surrogate-replaced',
+    area: 'creating',
+    description: 'stores a lone surrogate of a name as U+FFFD and answers with what it stored, as Go\'s encoding/json reads one (RFC 8259 §8.2 leaves it unpredictable)',
+    overrides: {
+      readName: (raw, reference) => reference(typeof raw === 'string' ? raw.replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '\ufffd') : raw),
+    },
+  },
+  {
+    id: 'lone-surrogate-refused',
+    area: 'creating',
+    description: 'refuses a name holding a lone surrogate with a 400 Error (no text: a UTF-8 column cannot hold it)',
+    overrides: {
+      readName: (raw, reference) => (typeof raw === 'string' && /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(raw) ? { problem: 'name must be Unicode text' } : reference(raw)),
+    },
+  },
+  {
+    id: 'chunked-411',
+    area: 'creating',
+    description: 'refuses a request body sent chunked with 411 Length Required and an Error, as servers that need a Content-Length do (RFC 9110 §15.5.12)',
+    overrides: {
+      respond: async (operation, request, reference, server) => (/chunked/i.test(String(request.headers['transfer-encoding'] ?? ''))
+        ? server.seams.error(411, 'length_required', 'send the body with a Content-Length')
+        : reference(operation, request)),
+    },
+  },
+  {
+    id: 'json-media-type-only',
+    area: 'creating',
+    description: 'refuses a createPet body that does not come as application/json (text/plain, or no Content-Type at all) with 415 and an Error, as Spring and ASP.NET Core do (RFC 9110 §15.5.16)',
+    overrides: {
+      respond: async (operation, request, reference, server) => (operation === 'createPet' && !/^application\/json\b/i.test(String(request.headers['content-type'] ?? ''))
+        ? server.seams.error(415, 'unsupported_media_type', 'send the NewPet as application/json')
+        : reference(operation, request)),
     },
   },
 ] as const satisfies readonly VariantSpec[];

@@ -47,4 +47,24 @@ export const TRANSPORT_VARIANTS = [
       },
     },
   },
+  {
+    id: 'routes-lenient',
+    area: 'transport',
+    description: 'routes every spelling of a path to it (a trailing or doubled slash, letter case, dot segments, a format suffix, path parameters), as lenient routers and the proxies in front of them do, and asks the key on each as on the path',
+    options: { router: { trailingSlash: true, duplicateSlashes: true, caseInsensitive: true, dotSegments: true, formatSuffix: true, pathParameters: true } },
+  },
+  {
+    id: 'redirect-trailing-slash',
+    area: 'transport',
+    description: 'answers a path with a trailing slash with 301 to the path without it, before looking at the key (Django\'s and Spring\'s redirects): a redirect serves nothing',
+    overrides: {
+      authenticate: (request, operation, reference, server) => {
+        const path = request.url.split('?')[0]!;
+        if (path.length > server.settings.basePath.length + 1 && path.endsWith('/')) {
+          return { status: 301, headers: { location: `${path.replace(/\/+$/, '')}${request.url.slice(path.length)}` } };
+        }
+        return reference(request, operation);
+      },
+    },
+  },
 ] as const satisfies readonly VariantSpec[];
