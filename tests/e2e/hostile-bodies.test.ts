@@ -109,7 +109,7 @@ describe('Content-Type', () => {
     expect(ruleOf(run, 'LIST-01').status).toBe('passed');
     const err05 = ruleOf(run, 'ERR-05');
     expect(err05.status).toBe('failed');
-    expect(err05.message).toMatch(new RegExp(`expected content type application/json \\(a charset parameter is fine\\), saw ${seen}`));
+    expect(err05.message).toMatch(new RegExp(`expected content type application/json \\(a charset parameter is fine\\), and a body that is JSON, saw ${seen}`));
   });
 });
 
