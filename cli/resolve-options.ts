@@ -7,6 +7,7 @@ import type { CheckSettings } from '../helpers/run-config.js';
 import type { Report } from './report.js';
 import { BaselineError, checkBaselineTarget, readBaselineFile, type Baseline } from './reports/baseline.js';
 import { REPORTER_NAMES, type ReporterName } from './reports/names.js';
+import { fieldValueProblem } from './secret-check.js';
 
 /** Bad usage or configuration: one clear line, exit code 2, nothing sent to the target. */
 export class UsageError extends Error {
@@ -120,6 +121,7 @@ export function resolveRunOptions(given: GivenOptions, env: NodeJS.ProcessEnv): 
   })) as Pick<RunOptions, IntegerOption>;
   const flags = Object.fromEntries(FLAGS.map((name) => [name, flag(value[name] ?? DEFAULT_OPTIONS[name], name)])) as Pick<RunOptions, (typeof FLAGS)[number]>;
   const apiKey = optionalString(value.apiKey, '--api-key') ?? (env.PETSTORE_API_KEY || undefined);
+  if (apiKey !== undefined) checkSecret(apiKey, value.apiKey !== undefined ? '--api-key' : 'PETSTORE_API_KEY');
   const baseUrl = value.baseUrl === undefined ? undefined : checkBaseUrl(optionalString(value.baseUrl, '--base-url')!);
   if (baseUrl !== undefined && !apiKey) throw new UsageError('no API key: set PETSTORE_API_KEY (recommended) or pass --api-key');
   const only = ruleNames(value.only, '--only');
@@ -149,6 +151,12 @@ export function resolveRunOptions(given: GivenOptions, env: NodeJS.ProcessEnv): 
     baseUrl, apiKey, only, skip, caFile, reportDir, writeBaseline, reporters, baseline, today,
     ...hooks,
   };
+}
+
+/** The key is checked as the header it becomes, before anything is sent: the HTTP client would refuse it on every request. */
+function checkSecret(secret: string, name: string): void {
+  const problem = fieldValueProblem(secret, name);
+  if (problem) throw new UsageError(problem);
 }
 
 /** A caller's hooks are checked here too: a print that is not a function would only break the run at its first line. */

@@ -45,8 +45,8 @@ function readOnlyFolder(dir: string): { dir: string; missing?: string; release: 
   }
 }
 
-/** The whole of a usage error: exit 2, one line on stderr, nothing on stdout, no report, no connection. */
-function expectUsageError(run: CliRun, message: RegExp): void {
+/** The whole of a usage error: exit 2, one line on stderr, nothing on stdout, no report, no connection, no key. */
+function expectUsageError(run: CliRun, message: RegExp, key = HOSTILE_KEY): void {
   expect(run.code, run.stderr).toBe(2);
   const lines = run.stderr.split('\n').filter((line) => line.length > 0);
   expect(lines).toHaveLength(1);
@@ -55,7 +55,7 @@ function expectUsageError(run: CliRun, message: RegExp): void {
   expect(run.stdout).toBe('');
   expect(run.report).toBeUndefined();
   expect(target.connections, 'connections the target accepted').toBe(0);
-  expectKeyNowhere(run);
+  expectKeyNowhere(run, key);
 }
 
 describe('a malformed --base-url', () => {
@@ -89,6 +89,29 @@ describe('a missing or misplaced key', () => {
   it('is not echoed when a misspelt option carries it after "="', async () => {
     const run = await runCli(['--base-url', target.baseUrl, `--api_key=${HOSTILE_KEY}`]);
     expectUsageError(run, /unknown option '--api_key=…'.*--help/);
+  });
+});
+
+describe('a key no HTTP header can carry', () => {
+  // Each once hung a run forever: the HTTP client refused the header on every request, and the run never ended.
+  it.each([
+    ['a trailing newline (a CI secret stored with it)', `${HOSTILE_KEY}\n`, /PETSTORE_API_KEY ends with a line break \(\\n\), which no HTTP header can carry/],
+    ['a trailing CR LF', `${HOSTILE_KEY}\r\n`, /PETSTORE_API_KEY ends with a line break \(\\r\\n\)/],
+    ['a line break inside', `${HOSTILE_KEY.slice(0, 8)}\n${HOSTILE_KEY.slice(8)}`, /PETSTORE_API_KEY holds a line break inside it/],
+    ['a control character', `${HOSTILE_KEY}\u0007`, /PETSTORE_API_KEY holds a control character \(U\+0007\)/],
+    ['a character outside Latin-1', `${HOSTILE_KEY}\u2019`, /PETSTORE_API_KEY holds a character no HTTP header can carry \(U\+2019, outside Latin-1\)/],
+    ['a space at its end', `${HOSTILE_KEY} `, /PETSTORE_API_KEY begins or ends with a space or tab/],
+  ])('with %s is refused in a second, before any connection, without showing the key', async (_case, key, message) => {
+    const started = Date.now();
+    const run = await runCli(['--base-url', target.baseUrl], { env: { PETSTORE_API_KEY: key }, timeoutMs: 20_000 });
+    expectUsageError(run, message, HOSTILE_KEY);
+    // A child's start (node and the CLI's imports) is most of it; a run that hangs is stopped at 20 s.
+    expect(Date.now() - started).toBeLessThan(5_000);
+  });
+
+  it('given with --api-key is named so', async () => {
+    const run = await runCli(['--base-url', target.baseUrl, '--api-key', `${HOSTILE_KEY}\n`]);
+    expectUsageError(run, /--api-key ends with a line break/);
   });
 });
 
