@@ -252,14 +252,15 @@ function baselineOption(file: string, mode: 'read' | 'write' = 'read'): Baseline
 /** The base URL, normalised (no trailing slash). */
 function checkBaseUrl(text: string): string {
   let url: URL;
+  const shown = withoutCredentials(text);
   try {
     url = new URL(text);
   } catch {
-    throw new UsageError(`--base-url "${text}" is not a URL; give the full address, e.g. https://staging.example.com/v1`);
+    throw new UsageError(`--base-url "${shown}" is not a URL; give the full address, e.g. https://staging.example.com/v1`);
   }
   // "localhost:8080/v1" parses as the scheme "localhost:": name the missing scheme, not a strange one.
   if (!text.includes('://')) {
-    throw new UsageError(`--base-url "${text}" has no http:// or https:// in front; give the full address, e.g. http://${text}`);
+    throw new UsageError(`--base-url "${shown}" has no http:// or https:// in front; give the full address, e.g. http://${shown}`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw new UsageError(`--base-url must use http or https, not ${url.protocol.replace(/:$/, '')}; give the server's http:// or https:// address`);
@@ -267,6 +268,14 @@ function checkBaseUrl(text: string): string {
   if (url.search || url.hash) throw new UsageError('--base-url must not carry a query or fragment; give the base address, e.g. https://staging.example.com/v1');
   if (url.username || url.password) throw new UsageError('--base-url must not carry credentials; pass the key with PETSTORE_API_KEY');
   return url.toString().replace(/\/+$/, '');
+}
+
+/**
+ * The URL as a message may show it: whatever stands before an `@` in its first segment (`user:password@`) is
+ * left out, so that a URL too malformed to parse still never shows its password.
+ */
+export function withoutCredentials(text: string): string {
+  return text.replace(/[^/\s@]*@/, '…@');
 }
 
 function checkRuleNames(names: string[]): void {

@@ -69,6 +69,16 @@ describe('a malformed --base-url', () => {
     expectUsageError(run, new RegExp(`--base-url "localhost:${target.port}/v1" has no http:// or https:// in front; give the full address, e\\.g\\. http://localhost:${target.port}/v1`));
   });
 
+  it.each([
+    ['a missing colon', (port: number) => `http//deploy:${HOSTILE_KEY}@127.0.0.1:${port}/v1`],
+    ['no scheme', (port: number) => `deploy:${HOSTILE_KEY}@127.0.0.1:${port}/v1`],
+    ['its password percent-encoded', (port: number) => `http//deploy:${encodeURIComponent(`${HOSTILE_KEY}/`)}@127.0.0.1:${port}/v1`],
+  ])('with credentials and %s is named without its password', async (_case, url) => {
+    const run = await runCli(['--base-url', url(target.port)]);
+    expectUsageError(run, /--base-url "(http\/\/)?…@127\.0\.0\.1:\d+\/v1" (is not a URL|has no http:\/\/ or https:\/\/ in front)/);
+    expect(run.stderr).not.toContain('deploy');
+  });
+
   it('with a scheme other than http or https names the scheme and the two allowed', async () => {
     const run = await runCliAgainst(`ftp://127.0.0.1:${target.port}/v1`);
     expectUsageError(run, /--base-url must use http or https, not ftp/);
