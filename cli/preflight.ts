@@ -77,7 +77,7 @@ function shakeHandsThrough(tunnel: Socket, target: URL, proxy: ProxyRoute, timeo
     socket.once('error', (error: NodeJS.ErrnoException) => fail(reachabilityMessage(error)));
     socket.once('secureConnect', () => {
       clearTimeout(deadline);
-      socket.end();
+      socket.destroy();
       resolve();
     });
   });
@@ -101,9 +101,11 @@ async function assertConnects(url: URL, timeoutMs: number, caFile: string | unde
       reject(new TargetUnreachable(`cannot reach ${what}: ${message}`));
     };
     socket.once('error', (error: NodeJS.ErrnoException) => fail(reachabilityMessage(error)));
+    // Destroyed, not ended: end() only half-closes, and waits for the target's end, which a target that
+    // never reads never sends; the socket would then hold the process open after the run.
     socket.once(secure ? 'secureConnect' : 'connect', () => {
       clearTimeout(deadline);
-      socket.end();
+      socket.destroy();
       resolve();
     });
   });
