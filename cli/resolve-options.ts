@@ -1,6 +1,7 @@
 import { randomBytes, randomInt } from 'node:crypto';
-import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync, type Stats } from 'node:fs';
+import { mkdirSync, rmSync, statSync, writeFileSync, type Stats } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
+import { readCaFile, UnreadableFile } from '../helpers/bounded-file.js';
 import { activeRules, loadCatalog } from '../helpers/spec/catalog.js';
 import { AREA_ORDER } from '../helpers/spec/facts.js';
 import type { CheckSettings } from '../helpers/run-config.js';
@@ -290,10 +291,10 @@ function checkRuleNames(names: string[]): void {
 function checkCaFile(path: string): void {
   let text: string;
   try {
-    text = readFileSync(path, 'utf8');
+    text = readCaFile(path).toString('utf8');
   } catch (error) {
-    const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as NodeJS.ErrnoException).code ?? 'unreadable';
-    throw new UsageError(`cannot read --ca-file ${path} (${reason}): give the PEM file of the CA that signed the target's certificate`);
+    if (!(error instanceof UnreadableFile)) throw error;
+    throw new UsageError(`cannot read --ca-file ${path} (${error.reason}): give the PEM file of the CA that signed the target's certificate`);
   }
   if (!text.includes('-----BEGIN CERTIFICATE-----')) {
     throw new UsageError(`--ca-file ${path} holds no PEM certificate (-----BEGIN CERTIFICATE-----): give the CA certificate in PEM form`);

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { activeRules, deselectionReason, type Rule } from '../helpers/spec/catalog.js';
 import { SPEC_VERSION } from '../helpers/spec/facts.js';
@@ -11,7 +11,7 @@ import type { RunConfig } from '../helpers/run-config.js';
 import { Collector } from './collector.js';
 import { assertReachable } from './preflight.js';
 import { countsOf, distinctCreated, requestsByArea, ruleResults, withoutUnjudged, type Report } from './report.js';
-import { baselineLines, failingRules, formatBaseline } from './reports/baseline.js';
+import { baselineLines, failingRules, formatBaseline, writeBaselineFile } from './reports/baseline.js';
 import { writeReportFiles } from './reports/write.js';
 import type { RunOptions } from './resolve-options.js';
 import { writeManifest } from './reports/manifest.js';
@@ -140,7 +140,7 @@ export async function certify(options: RunOptions): Promise<RunResult> {
     const unmatched = replay ? [...channel.unmatched] : undefined;
     // A run that judged nothing knows no failures: an empty baseline written from it would tolerate nothing later.
     const writeBaseline = diagnosis ? undefined : options.writeBaseline;
-    if (writeBaseline) writeFileSync(writeBaseline, redactor.redact(formatBaseline(report, options.baseline)));
+    if (writeBaseline) writeBaselineFile(writeBaseline, redactor.redact(formatBaseline(report, options.baseline)));
     print(summaryText(report));
     if (baseline) print(`\n${baselineLines(baseline).join('\n')}`);
     if (writeBaseline) print(`\nBaseline written to ${writeBaseline}: ${failingRules(report).length} rule(s) that fail this run`);

@@ -1,6 +1,6 @@
 import { STATUS_CODES } from 'node:http';
-import { readFileSync } from 'node:fs';
 import { request, type Dispatcher } from 'undici';
+import { readCaFile } from '../bounded-file.js';
 import { authorizationFor, keyElsewhereFor, type AuthMode, type Exchange, type RecordedRequest, type RecordedResponse } from './exchange.js';
 import { stringifyJson } from '../json.js';
 import type { CancellationWatch } from './cancellation.js';
@@ -142,7 +142,7 @@ export class PetstoreClient {
     this.redactor = options.redactor ?? new Redactor([options.apiKey, proxyPassword(options.proxy)]);
     this.cancellation = options.cancellation;
     this.clock = options.clock ?? options.replay ?? liveClock(options.cancellation);
-    const settings = { connections: options.concurrency, timeoutMs: options.timeoutMs, ca: options.caFile ? readFileSync(options.caFile) : undefined };
+    const settings = { connections: options.concurrency, timeoutMs: options.timeoutMs, ca: options.caFile ? readCaFile(options.caFile) : undefined };
     this.dispatcher = dispatcherFor(options.proxy, settings);
     this.freshDispatcher = dispatcherFor(options.proxy, { ...settings, singleUse: true });
     this.connections = options.replay ? undefined : new ConnectionWatch();

@@ -17,6 +17,8 @@ writeFileSync(aFile, 'not a folder, and not a certificate either\n');
 const fifo = join(scratch, 'a-fifo');
 execFileSync('mkfifo', [fifo]);
 const readOnly = readOnlyFolder(join(scratch, 'read-only'));
+const bigFile = join(scratch, 'big-file');
+writeFileSync(bigFile, '# a baseline is a list of rule IDs, not megabytes\n'.repeat(50_000));
 
 beforeAll(async () => {
   target = await startHttpServer((_request, response) => sendJson(response, 200, []));
@@ -167,6 +169,22 @@ describe('files the run cannot use', () => {
   it.skipIf(readOnly.missing !== undefined)(`a read-only report dir is refused${readOnly.missing ? ` (skipped: ${readOnly.missing})` : ''}`, async () => {
     const run = await runCliAgainst(target.baseUrl, ['--report-dir', readOnly.dir]);
     expectUsageError(run, /cannot write reports to .*read-only \(not permitted \((EPERM|EACCES)\)\)/);
+  });
+
+  // Each once hung the run before it began (a FIFO nobody writes to), or grew it to gigabytes (/dev/zero).
+  it.each([
+    ['--baseline', 'a FIFO', () => fifo, /cannot read baseline .*a-fifo \(a FIFO, not a regular file\)/],
+    ['--baseline', '/dev/zero', () => '/dev/zero', /cannot read baseline \/dev\/zero \(a device, not a regular file\)/],
+    ['--baseline', 'a file of 2 MiB', () => bigFile, /cannot read baseline .*big-file \(it holds more than the 1048576 bytes a baseline may\)/],
+    ['--ca-file', 'a FIFO', () => fifo, /cannot read --ca-file .*a-fifo \(a FIFO, not a regular file\)/],
+    ['--ca-file', '/dev/zero', () => '/dev/zero', /cannot read --ca-file \/dev\/zero \(a device, not a regular file\)/],
+    ['--write-baseline', 'a FIFO', () => fifo, /cannot write baseline .*a-fifo: it is a FIFO, not a regular file; name a file/],
+    ['--write-baseline', '/dev/null', () => '/dev/null', /cannot write baseline \/dev\/null: it is a device, not a regular file; name a file/],
+  ])('%s naming %s is refused in a second, before any connection', async (option, _case, path, message) => {
+    const started = Date.now();
+    const run = await runCli(['--base-url', target.baseUrl, option, path()], { env: { PETSTORE_API_KEY: HOSTILE_KEY }, timeoutMs: 20_000 });
+    expectUsageError(run, message);
+    expect(Date.now() - started).toBeLessThan(5_000);
   });
 
   it('a --ca-file that does not exist is named, before any connection', async () => {
