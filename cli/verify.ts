@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { parseJson, type Json } from '../helpers/json.js';
+import { parseJson, RECORDING_LIMITS, type Json } from '../helpers/json.js';
 import type { Report, RuleResult } from './report.js';
 import { NotAReportFolder, readFileInFolder } from './reports/folder-reader.js';
 import { MANIFEST_FILE, sha256OfBytes, type Manifest } from './reports/manifest.js';
@@ -77,7 +77,7 @@ function readManifest(dir: string): Manifest {
   if (!bytes) throw new NotAReportFolder(`${dir} holds no ${MANIFEST_FILE}: give the folder a run wrote its reports to (--report-dir)`);
   let manifest: Json;
   try {
-    manifest = parseJson(bytes.toString('utf8'));
+    manifest = parseJson(bytes.toString('utf8'), RECORDING_LIMITS);
   } catch (error) {
     throw new NotAReportFolder(`${join(dir, MANIFEST_FILE)} is not JSON (${(error as Error).message})`);
   }
@@ -118,7 +118,7 @@ function firstAlteredFile(dir: string, manifest: Manifest, files: Map<string, Bu
 function readReport(bytes: Buffer): Report {
   let report: Json;
   try {
-    report = parseJson(bytes.toString('utf8'));
+    report = parseJson(bytes.toString('utf8'), RECORDING_LIMITS);
   } catch (error) {
     throw new NotAReportFolder(`report.json is not JSON (${(error as Error).message})`);
   }
@@ -198,7 +198,7 @@ function recordedOptions(given: GivenOptions): ReturnType<typeof resolveRunOptio
 function checkHar(har: Buffer): void {
   let parsed: Json;
   try {
-    parsed = parseJson(har.toString('utf8'));
+    parsed = parseJson(har.toString('utf8'), RECORDING_LIMITS);
   } catch (error) {
     throw new NotAReportFolder(`exchanges.har is not JSON (${(error as Error).message})`);
   }

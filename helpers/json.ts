@@ -10,10 +10,70 @@ function parseNumber(text: string): number | bigint {
   return Number(text);
 }
 
-/** JSON.parse that keeps every int64 exact. Throws SyntaxError on malformed text. */
-export function parseJson(text: string): Json {
+/** How much JSON text the suite reads: nesting deeper than `maxDepth`, or text longer than `maxLength`, is refused unparsed. */
+export interface JsonLimits {
+  maxDepth: number;
+  maxLength?: number;
+}
+
+/**
+ * A target's body: a Pet Store body is 3 levels deep (a page, a pet, its fields), and an extra field a server
+ * adds may nest a few more. Deeper is no JSON the suite can use: the parser and what reads its value recurse.
+ */
+export const BODY_DEPTH_LIMIT = 64;
+
+/** A file of ours (report.json, exchanges.har) holds a body a dozen levels down. */
+export const RECORDING_DEPTH_LIMIT = 128;
+export const RECORDING_LIMITS: JsonLimits = { maxDepth: RECORDING_DEPTH_LIMIT };
+
+/** The text is JSON the suite does not read: nested too deep or too long. A SyntaxError, as malformed text is. */
+export class JsonLimitExceeded extends SyntaxError {
+  override name = 'JsonLimitExceeded';
+}
+
+/**
+ * JSON.parse that keeps every int64 exact, within `limits` (a target's body's by default). Throws SyntaxError on
+ * malformed text, JsonLimitExceeded (one) on text past the limits, which is found before anything is parsed.
+ */
+export function parseJson(text: string, limits: JsonLimits = { maxDepth: BODY_DEPTH_LIMIT }): Json {
+  checkLimits(text, limits);
   return parse(text, null, parseNumber) as Json;
 }
+
+/**
+ * One pass over the text, counting the brackets outside strings: lossless-json recurses once per level, and so
+ * does what reads the value after it, so the depth is known before either begins.
+ */
+function checkLimits(text: string, { maxDepth, maxLength }: JsonLimits): void {
+  if (maxLength !== undefined && text.length > maxLength) throw new JsonLimitExceeded(`JSON text of ${text.length} characters, more than the ${maxLength} the suite reads`);
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (inString) {
+      if (code === BACKSLASH) i += 1;
+      else if (code === QUOTE) inString = false;
+    } else if (code === QUOTE) {
+      inString = true;
+    } else if (code === OPEN_BRACKET || code === OPEN_BRACE) {
+      depth += 1;
+      if (depth > maxDepth) {
+        throw new JsonLimitExceeded(maxDepth === BODY_DEPTH_LIMIT
+          ? `JSON nested more than ${maxDepth} levels deep: the suite reads no deeper (a Pet Store body is 3 levels deep)`
+          : `JSON nested more than ${maxDepth} levels deep: the suite reads no deeper`);
+      }
+    } else if (code === CLOSE_BRACKET || code === CLOSE_BRACE) {
+      depth -= 1;
+    }
+  }
+}
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const OPEN_BRACKET = 0x5b;
+const CLOSE_BRACKET = 0x5d;
+const OPEN_BRACE = 0x7b;
+const CLOSE_BRACE = 0x7d;
 
 /**
  * JSON text this program wrote itself (stringifyJson), read back: the same value parseJson gives, faster. Such
@@ -22,7 +82,9 @@ export function parseJson(text: string): Json {
  * someone else wrote, go through parseJson.
  */
 export function parseOwnJson(text: string): Json {
-  return SIXTEEN_DIGITS.test(text) ? parseJson(text) : (JSON.parse(text) as Json);
+  // JSON.parse does not recurse, but what reads its value does: the depth is held to a recording's as parseJson holds it.
+  checkLimits(text, RECORDING_LIMITS);
+  return SIXTEEN_DIGITS.test(text) ? parseJson(text, RECORDING_LIMITS) : (JSON.parse(text) as Json);
 }
 
 const SIXTEEN_DIGITS = /[0-9]{16}/;

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { Entry, Har } from 'har-format';
 import type { RecordedRequest, RecordedResponse } from './exchange.js';
-import { parseJson } from '../json.js';
+import { parseJson, RECORDING_LIMITS } from '../json.js';
 import type { Redactor } from './redact.js';
 import type { RunClock } from './clock.js';
 
@@ -31,7 +31,7 @@ export class ReplaySource implements RunClock {
 
   /** `onUnmatched` hears each request the recording holds no answer for, as "METHOD URL", redacted. */
   constructor(harPath: string, startedAtMs: number, private readonly redactor: Redactor, private readonly onUnmatched: (request: string) => void = () => {}) {
-    const har = parseJson(readFileSync(harPath, 'utf8')) as unknown as Har;
+    const har = parseJson(readFileSync(harPath, 'utf8'), RECORDING_LIMITS) as unknown as Har;
     const entries = [...har.log.entries].sort((a, b) => seqOf(a) - seqOf(b));
     for (const entry of entries) {
       const { _padBytes: padBytes } = entry.request as Entry['request'] & { _padBytes?: number };
