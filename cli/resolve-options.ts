@@ -8,7 +8,7 @@ import type { CheckSettings } from '../helpers/run-config.js';
 import type { Report } from './report.js';
 import { BaselineError, checkBaselineTarget, readBaselineFile, type Baseline } from './reports/baseline.js';
 import { REPORTER_NAMES, type ReporterName } from './reports/names.js';
-import { fieldValueProblem } from './secret-check.js';
+import { fieldValueProblem, vocabularyProblem } from './secret-check.js';
 
 /** Bad usage or configuration: one clear line, exit code 2, nothing sent to the target. */
 export class UsageError extends Error {
@@ -156,7 +156,7 @@ export function resolveRunOptions(given: GivenOptions, env: NodeJS.ProcessEnv): 
 
 /** The key is checked as the header it becomes, before anything is sent: the HTTP client would refuse it on every request. */
 function checkSecret(secret: string, name: string): void {
-  const problem = fieldValueProblem(secret, name);
+  const problem = fieldValueProblem(secret, name) ?? vocabularyProblem(secret, name);
   if (problem) throw new UsageError(problem);
 }
 

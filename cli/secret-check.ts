@@ -1,3 +1,7 @@
+import { readFileSync } from 'node:fs';
+import { Redactor } from '../helpers/http/redact.js';
+import { packagePath } from '../helpers/package-root.js';
+
 // What a secret must be before a run may send it: a value an HTTP header can carry. A key that is not one
 // fails inside the HTTP client, on every request, where it once left a run waiting forever; here it is one
 // line before anything is sent, and the line never shows the key.
@@ -34,4 +38,37 @@ function escapedCharacters(text: string): string {
 
 function codePoint(character: string): string {
   return `U+${character.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
+}
+
+/**
+ * The words the suite writes its own lines with, beside the spec's: every report says what was expected and what
+ * was seen, names outcomes and verdicts, and the names of the pets the suite creates.
+ */
+const SUITE_WORDS = [
+  'expected', 'saw', 'seen', 'passed', 'failed', 'skipped', 'errored', 'suite-error', 'certified', 'not-certified', 'incomplete', 'not-judged',
+  'judged', 'rule', 'rules', 'finding', 'findings', 'cause', 'request', 'requests', 'response', 'reproduce', 'curl', 'seed', 'replay',
+  'conformance', 'petstore-conformance', 'PETSTORE_API_KEY', 'rex', 'fido', 'Bearer', 'Basic', 'Token', 'localhost',
+  // The options, which the summary and the reports name.
+  '--base-url', '--api-key', '--report-dir', '--only', '--skip', '--read-only', '--strict', '--require-complete', '--timeout',
+  '--max-requests', '--max-duration', '--concurrency', '--rate-limit-reserve', '--rate-limit-budget', '--verify-recovery', '--seed',
+  '--fuzz-runs', '--fuzz-valid-runs', '--explore-runs', '--max-response-bytes', '--read-lag', '--ca-file', '--json', '--reporter',
+  '--baseline', '--write-baseline',
+].join(' ');
+
+/** The texts every report is written with: the spec (report.html carries it), the catalog, the interface, the suite's own words. */
+function vocabulary(): Array<{ where: string; text: string }> {
+  const spec = (name: string) => ({ where: `spec/${name}`, text: readFileSync(packagePath('spec', name), 'utf8') });
+  return [spec('petstore-interface-spec.md'), spec('rules.yaml'), spec('openapi.yaml'), { where: 'the words of the suite\'s own lines', text: SUITE_WORDS }];
+}
+
+/**
+ * Why `secret` cannot be a key of a run whose reports must stay readable and keep it: it is also a word those
+ * reports are written with (`available`, a pet's status), so that every such word would become $PETSTORE_API_KEY,
+ * and the reader learn the key from what the placeholder stands in for. Undefined when it is no such word.
+ */
+export function vocabularyProblem(secret: string, name: string): string | undefined {
+  const redactor = new Redactor([secret]);
+  const source = vocabulary().find(({ text }) => redactor.finds(text));
+  if (!source) return undefined;
+  return `${name} is also a word the reports are written with (it occurs in ${source.where}): replaced by $PETSTORE_API_KEY there, it would garble every report and tell its reader the key; use the key the server issued`;
 }

@@ -21,6 +21,7 @@ const WORD = 'A-Za-z0-9_~+/\\-';
 // (`\n`), a percent-encoded byte (`%20`, `%22`), or Bearer and a space written as `+` (form encoding).
 const BEFORE = `(?:(?<![${WORD}]|[A-Za-z0-9]\\.)|(?<=\\\\[nrt]|%[0-9A-Fa-f]{2}|bearer\\+))`;
 const AFTER = `(?![${WORD}]|\\.[A-Za-z0-9])`;
+const WORD_CHARACTER = new RegExp(`[${WORD}]`);
 
 // The AUTH-03 near misses of a key this long (the key without its last character) are worth redacting.
 const NEAR_MISS_MIN_LENGTH = 8;
@@ -92,7 +93,9 @@ class SecretFinder {
       this.encoded = undefined;
     } else {
       // A long key and its base64 (each alignment, as sent and in the other case) are found whole, by a start or by an end.
-      this.plain = FormSearch.ofTexts([secret]);
+      // The key's starts and ends stand apart from the text around them, as a half-masked echo's do: one that
+      // runs on into a word ("deprecat" in "deprecated", of a key that begins so) is that word, not the key.
+      this.plain = FormSearch.ofTexts([secret], characterForms, true);
       const base64 = [...new Set([secret, swapCase(secret)])].flatMap(base64Forms);
       this.encoded = FormSearch.ofTexts(base64, base64Character);
       for (const text of base64) for (let i = 0; i + ANCHOR <= text.length; i++) this.anchors.add(text.slice(i, i + ANCHOR));
@@ -156,7 +159,7 @@ class FormSearch {
   readonly forms: number;
 
   /** `forms`: the alternatives, an end found in a group named `end<i>` read back by `endsWith[i]`; `starters`: what they begin with. */
-  constructor(forms: readonly string[], starters: readonly string[], private readonly endsWith: readonly (readonly RegExp[])[] = []) {
+  constructor(forms: readonly string[], starters: readonly string[], private readonly endsWith: readonly (readonly RegExp[])[] = [], private readonly bounded = false) {
     this.forms = forms.length;
     // What any form can begin with, looked at first: most positions of a text are passed over by it alone.
     const firsts = [...new Set([...starters.flatMap((text) => [text[0]!, swapCase(text[0]!)]), '\\', '%', '&', '+'])].map((char) => escapeRegExp(char)).join('');
@@ -168,14 +171,14 @@ class FormSearch {
    * Texts found whole, by a start of at least FRAGMENT_FROM characters, or by an end as long; each character
    * in the forms `spelled` gives it (characterForms for the key, base64Character for its base64).
    */
-  static ofTexts(texts: readonly string[], spelled: (character: string) => string = characterForms): FormSearch {
+  static ofTexts(texts: readonly string[], spelled: (character: string) => string = characterForms, bounded = false): FormSearch {
     const endsWith: RegExp[][] = [];
     const forms = texts.flatMap((text, index) => {
       const chars = [...text].map(spelled);
       endsWith.push(chars.map((char) => new RegExp(`${char}$`, 'i')));
-      return [startsOf(chars), `(?<end${index}>${chars.slice(-FRAGMENT_FROM).join('')})`];
+      return [startsOf(chars, bounded), `(?<end${index}>${chars.slice(-FRAGMENT_FROM).join('')})`];
     });
-    return new FormSearch(forms, texts.flatMap((text) => [text, text.slice(-FRAGMENT_FROM)]), endsWith);
+    return new FormSearch(forms, texts.flatMap((text) => [text, text.slice(-FRAGMENT_FROM)]), endsWith, bounded);
   }
 
   /** The ranges of the forms that begin in text[from, to) and end by `to`. */
@@ -187,8 +190,8 @@ class FormSearch {
       const end = from + match.index + match[0].length;
       const ended = Object.entries(match.groups ?? {}).find(([, value]) => value !== undefined);
       const floor = ranges.at(-1)?.[1] ?? 0;
-      const start = ended ? endStart(text, this.endsWith[Number(ended[0].slice(3))]!, end - ended[1]!.length, floor) : from + match.index;
-      ranges.push([start, end]);
+      const start = ended ? endStart(text, this.endsWith[Number(ended[0].slice(3))]!, end - ended[1]!.length, floor, this.bounded) : from + match.index;
+      if (start !== undefined) ranges.push([start, end]);
       if (match[0].length === 0) this.pattern.lastIndex += 1;
     }
     return ranges;
@@ -200,15 +203,21 @@ class FormSearch {
  * them are read back, one form at a time, as far as they are the text's (never before `floor`, the last
  * range found), with the backslashes before them.
  */
-function endStart(text: string, chars: readonly RegExp[], tailStart: number, floor: number): number {
+function endStart(text: string, chars: readonly RegExp[], tailStart: number, floor: number, bounded: boolean): number | undefined {
   let start = tailStart;
+  let whole = true;
   for (let i = chars.length - FRAGMENT_FROM - 1; i >= 0; i--) {
     const window = text.slice(Math.max(floor, start - LONGEST_CHARACTER_FORM), start);
     const found = chars[i]!.exec(window);
-    if (!found) break;
+    if (!found) {
+      whole = false;
+      break;
+    }
     start -= found[0].length;
   }
   while (start > floor && text[start - 1] === '\\') start -= 1;
+  // Bounded: an end that is not the whole key counts only where it stands apart from what precedes it.
+  if (bounded && !whole && start > 0 && WORD_CHARACTER.test(text[start - 1]!)) return undefined;
   return start;
 }
 
@@ -229,8 +238,11 @@ function replacement(match: string): string {
  * A text found whole or by a start of at least FRAGMENT_FROM characters (which takes the key without its last
  * character, AUTH-03's near miss, with it): the first characters, then each next one optional in turn.
  */
-function startsOf(chars: readonly string[]): string {
-  return chars.slice(0, FRAGMENT_FROM).join('') + chars.slice(FRAGMENT_FROM).reduceRight((rest, char) => `(?:${char}${rest})?`, '');
+function startsOf(chars: readonly string[], bounded: boolean): string {
+  if (!bounded) return chars.slice(0, FRAGMENT_FROM).join('') + chars.slice(FRAGMENT_FROM).reduceRight((rest, char) => `(?:${char}${rest})?`, '');
+  // Bounded: a start that is not the whole key counts only where it stands apart from what follows it.
+  const shorter = chars.slice(0, FRAGMENT_FROM).join('') + chars.slice(FRAGMENT_FROM, -1).reduceRight((rest, char) => `(?:${char}${rest})?`, '');
+  return `(?:${chars.join('')}|${shorter}${AFTER})`;
 }
 
 /**

@@ -127,6 +127,19 @@ describe('a key no HTTP header can carry', () => {
   });
 });
 
+describe('a key that is also a word the reports are written with', () => {
+  // Every pet's status became $PETSTORE_API_KEY, which told the reader the key, and verify refused the genuine folder.
+  it.each([
+    ['a pet status', 'available', 'spec/petstore-interface-spec.md'],
+    ['a field of the interface', 'categoryId', 'spec/petstore-interface-spec.md'],
+    ['a word of every finding', 'saw', 'the words of the suite\'s own lines'],
+  ])('(%s) is refused in one line, before any connection', async (_case, key, where) => {
+    const run = await runCli(['--base-url', target.baseUrl], { env: { PETSTORE_API_KEY: key }, timeoutMs: 20_000 });
+    expectUsageError(run, new RegExp(`PETSTORE_API_KEY is also a word the reports are written with \\(it occurs in ${where.replace('.', '\\.')}\\): replaced by \\$PETSTORE_API_KEY there, it would garble every report`));
+    expect(run.stderr).not.toMatch(new RegExp(`\\b${key}\\b`));
+  });
+});
+
 describe('unknown names', () => {
   it('an unknown option is one line with commander\'s suggestion and the pointer to --help', async () => {
     const run = await runCliAgainst(target.baseUrl, ['--timout', '300']);

@@ -83,6 +83,12 @@ describe('a key echoed in an encoding', () => {
     expect(shown).toBe(`key ${KEY_PLACEHOLDER}…${KEY_PLACEHOLDER}, or ${KEY_PLACEHOLDER}****${KEY_PLACEHOLDER}`);
   });
 
+  it('leaves a start or an end of it alone where it runs on into a word: that is the word, not the key', () => {
+    // (Where such a start stands alone, as "deprecated" in the spec does, it is the key's: the options refuse that key.)
+    const human = 'deprecated-key-2b9d7e';
+    expect(new Redactor([human]).redact('deprecatedness, monkey-2b9d7e; deprecated-key-2b9 refused')).toBe(`deprecatedness, monkey-2b9d7e; ${KEY_PLACEHOLDER} refused`);
+  });
+
   it('leaves a short run of its characters alone: fewer than 8 of them say little of it', () => {
     const long = 'hostile-key-Zq81vX30wT';
     expect(new Redactor([long]).redact('hostile keys, X30wT')).toBe('hostile keys, X30wT');
