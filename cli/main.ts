@@ -7,6 +7,7 @@ import { failedInvocation } from './failure.js';
 import { resolveRunOptions, UsageError } from './resolve-options.js';
 import { TOOL } from './tool.js';
 import { cancelledExitCode } from './verdict.js';
+import { jsonText } from './safe-text.js';
 
 // `petstore-conformance … | head` closes stdout early: that is the reader's choice, not a crash.
 for (const stream of [process.stdout, process.stderr]) {
@@ -55,7 +56,7 @@ async function main(argv: string[]): Promise<number> {
   const { certify } = await import('./run.js');
   cancelOnSignals(cancellation, out);
   const result = await certify(options);
-  if (json) process.stdout.write(`${result.redactor.redact(stringifyJson(result.report, 2))}\n`);
+  if (json) process.stdout.write(`${jsonText(result.redactor.redact(stringifyJson(result.report, 2)))}\n`);
   return result.exitCode;
 }
 

@@ -20,6 +20,7 @@ import { runSuites } from './suite-engine.js';
 import { TOOL } from './tool.js';
 import { RunChannel } from './run-channel.js';
 import { LogRouter, progressLine, summaryText } from './terminal.js';
+import { terminalText } from './safe-text.js';
 import { judgeRun } from './verdict.js';
 
 export interface RunResult {
@@ -40,8 +41,9 @@ export interface RunResult {
 export async function certify(options: RunOptions): Promise<RunResult> {
   // The run's own: it redacts this run's secrets, and nothing of a run before it in the same process.
   const redactor = new Redactor([options.apiKey]);
-  const print = (line: string) => options.print?.(redactor.redact(line));
-  const status = options.status && ((line: string | undefined) => options.status!(line === undefined ? undefined : redactor.redact(line)));
+  // Every line passes through the run's redactor, then is made inert for a terminal or a CI log: it may hold a target's bytes.
+  const print = (line: string) => options.print?.(terminalText(redactor.redact(line)));
+  const status = options.status && ((line: string | undefined) => options.status!(line === undefined ? undefined : terminalText(redactor.redact(line))));
   const replay = options.replay;
   const startedAt = replay ? new Date(replay.startedAt) : new Date();
   const runId = replay?.runId ?? `${startedAt.toISOString().replace(/[-:]/g, '').slice(0, 15)}-${randomBytes(3).toString('hex')}`;

@@ -5,6 +5,7 @@ import { basename, join } from 'node:path';
 import { stringifyJson } from '../../helpers/json.js';
 import type { Redactor } from '../../helpers/http/redact.js';
 import type { Report } from '../report.js';
+import { jsonText } from '../safe-text.js';
 
 export const MANIFEST_FILE = 'manifest.json';
 
@@ -62,6 +63,6 @@ export function writeManifest(report: Report, today: string, paths: readonly str
     files: paths.map((path) => ({ file: basename(path), sha256: sha256Of(path), bytes: readFileSync(path).length })),
   };
   const path = join(dir, MANIFEST_FILE);
-  writeFileSync(path, redactor.redact(stringifyJson(manifest, 2)));
+  writeFileSync(path, jsonText(redactor.redact(stringifyJson(manifest, 2))));
   return path;
 }

@@ -10,6 +10,7 @@ import { toHar } from './har.js';
 import { toHtml } from './html.js';
 import { toSummaryMarkdown } from './summary-md.js';
 import { REPORTER_NAMES, type ReporterName } from './names.js';
+import { jsonText } from '../safe-text.js';
 
 /** Each report file: its name in the folder, and how it is written. */
 interface Reporter {
@@ -21,9 +22,9 @@ interface Reporter {
 export const REPORTERS: Readonly<Record<ReporterName, Reporter>> = {
   html: { file: 'report.html', render: (report: Report) => toHtml(report) },
   summary: { file: 'summary.md', render: (report: Report) => toSummaryMarkdown(report) },
-  har: { file: 'exchanges.har', render: (report: Report, exchanges: readonly Exchange[]) => stringifyJson(toHar(report, exchanges), 2) },
+  har: { file: 'exchanges.har', render: (report: Report, exchanges: readonly Exchange[]) => jsonText(stringifyJson(toHar(report, exchanges), 2)) },
   junit: { file: 'junit.xml', render: (report: Report) => toJunit(report) },
-  json: { file: 'report.json', render: (report: Report) => stringifyJson(report, 2) },
+  json: { file: 'report.json', render: (report: Report) => jsonText(stringifyJson(report, 2)) },
   badge: { file: 'badge.svg', render: (report: Report) => toBadge(report) },
 };
 
