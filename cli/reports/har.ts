@@ -15,7 +15,10 @@ export function toHar(report: Report, exchanges: readonly Exchange[]): Har {
       creator: { name: report.tool.name, version: report.tool.version },
       comment: `Run ${report.runId} against ${report.target.baseUrl}, Pet Store interface ${report.specVersion}`,
       entries: [...exchanges].sort((a, b) => a.seq - b.seq).map(entryOf),
-    },
+      // A cancelled run sent no request past the signal: its replay (verify) takes a request the recording holds no
+      // answer for as one the cancellation stopped, not as a target that did not answer.
+      ...(report.cancelled ? { _cancelled: report.cancelled } : {}),
+    } as Har['log'],
   };
 }
 

@@ -3,7 +3,7 @@ import { request, type Dispatcher } from 'undici';
 import { readCaFile } from '../bounded-file.js';
 import { authorizationFor, keyElsewhereFor, type AuthMode, type Exchange, type RecordedRequest, type RecordedResponse } from './exchange.js';
 import { stringifyJson } from '../json.js';
-import type { CancellationWatch } from './cancellation.js';
+import { RunCancelled, type CancellationWatch } from './cancellation.js';
 import { liveClock, type RunClock } from './clock.js';
 import { NotJudged } from '../judge/outcome.js';
 import { CircuitBreaker } from './circuit-breaker.js';
@@ -509,7 +509,11 @@ export class PetstoreClient {
 
   /** The recorded answer, or a transport error naming the request the recording does not hold. */
   private replayed(replay: ReplaySource, request: RecordedRequest, onNewConnection: boolean): RecordedAnswer {
-    return replay.answer(request, onNewConnection) ?? { error: 'the recorded run holds no answer to this request (verify)', startedAt: new Date(this.now()).toISOString(), durationMs: 0 };
+    const answer = replay.answer(request, onNewConnection);
+    if (answer) return answer;
+    // A cancelled run never sent it: its check ends as the cancellation ended it, and no target is taken to have failed.
+    if (replay.cancelled !== undefined) throw new RunCancelled(`the run was cancelled (${replay.cancelled}) before this rule was judged`);
+    return { error: 'the recorded run holds no answer to this request (verify)', startedAt: new Date(this.now()).toISOString(), durationMs: 0 };
   }
 
   /**

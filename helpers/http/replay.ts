@@ -28,10 +28,17 @@ export interface RecordedAnswer {
 export class ReplaySource implements RunClock {
   private readonly waiting = new Map<string, Array<{ entry: Entry; answer: RecordedAnswer }>>();
   private clockMs: number;
+  /**
+   * The recorded run was cancelled (by this signal): a request it holds no answer for is one the cancellation
+   * stopped before it was sent, and ends its check as the cancellation ended it then (helpers/http/client.ts).
+   */
+  readonly cancelled: string | undefined;
 
   /** `onUnmatched` hears each request the recording holds no answer for, as "METHOD URL", redacted. */
   constructor(harPath: string, startedAtMs: number, private readonly redactor: Redactor, private readonly onUnmatched: (request: string) => void = () => {}) {
     const har = parseJson(readFileSync(harPath, 'utf8'), RECORDING_LIMITS) as unknown as Har;
+    const cancelled = (har.log as Har['log'] & { _cancelled?: unknown })._cancelled;
+    this.cancelled = typeof cancelled === 'string' ? cancelled : undefined;
     const entries = [...har.log.entries].sort((a, b) => seqOf(a) - seqOf(b));
     for (const entry of entries) {
       const { _padBytes: padBytes } = entry.request as Entry['request'] & { _padBytes?: number };
@@ -56,7 +63,7 @@ export class ReplaySource implements RunClock {
     const index = onNewConnection ? queue.findIndex((recorded) => !recorded.answer.retry) : 0;
     const next = index < 0 ? undefined : queue.splice(index, 1)[0];
     if (!next) {
-      this.onUnmatched(this.redactor.redact(`${request.method} ${request.url}`));
+      if (this.cancelled === undefined) this.onUnmatched(this.redactor.redact(`${request.method} ${request.url}`));
       return undefined;
     }
     // The run's clock moves as the recorded one did: the answer arrives when it arrived then.
