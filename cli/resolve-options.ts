@@ -9,11 +9,10 @@ import type { Report } from './report.js';
 import { BaselineError, checkBaselineTarget, readBaselineFile, type Baseline } from './reports/baseline.js';
 import { REPORTER_NAMES, type ReporterName } from './reports/names.js';
 import { fieldValueProblem, vocabularyProblem } from './secret-check.js';
+import { UsageError } from './usage-error.js';
+import { foreignEntries, foreignEntriesReason } from './reports/report-folder.js';
 
-/** Bad usage or configuration: one clear line, exit code 2, nothing sent to the target. */
-export class UsageError extends Error {
-  override name = 'UsageError';
-}
+export { UsageError } from './usage-error.js';
 
 /** Every option of a run, resolved: defaults filled in, each value checked. */
 export interface RunOptions extends CheckSettings {
@@ -144,7 +143,12 @@ export function resolveRunOptions(given: GivenOptions, env: NodeJS.ProcessEnv): 
   };
   // Last: the one check that leaves a trace (the folder it creates).
   const reportDir = optionalString(value.reportDir, '--report-dir') ?? DEFAULT_OPTIONS.reportDir;
+  // An empty name once meant the current folder, and the reports replaced whatever of the same name was there.
+  if (reportDir.trim() === '') throw new UsageError('--report-dir is empty: name the folder the reports go to, e.g. --report-dir reports');
   ensureWritable(reportDir);
+  // The baselines a run reads or writes may live beside its reports: they are the person's, and stay theirs.
+  const foreign = foreignEntries(resolve(reportDir), [baselineFile, writeBaseline].filter((file): file is string => file !== undefined));
+  if (foreign.length > 0) throw new UsageError(foreignEntriesReason(reportDir, foreign));
   return {
     ...DEFAULT_OPTIONS,
     ...flags,

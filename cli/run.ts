@@ -14,7 +14,7 @@ import { countsOf, distinctCreated, requestsByArea, ruleResults, withoutUnjudged
 import { baselineLines, failingRules, formatBaseline, writeBaselineFile } from './reports/baseline.js';
 import { writeReportFiles } from './reports/write.js';
 import type { RunOptions } from './resolve-options.js';
-import { writeManifest } from './reports/manifest.js';
+import { ReportFolderLock } from './reports/report-folder.js';
 import type { RunningReferenceServer } from '../server/reference-server.js';
 import { runSuites } from './suite-engine.js';
 import { TOOL } from './tool.js';
@@ -76,7 +76,10 @@ export async function certify(options: RunOptions): Promise<RunResult> {
   const onCancel = () => channel.cancel(String(options.signal?.reason ?? 'cancelled'));
   if (options.signal?.aborted) onCancel();
   else options.signal?.addEventListener('abort', onCancel, { once: true });
+  // Held until the reports are written: a second run on this folder is refused rather than mixed with this one.
+  let folderLock: ReportFolderLock | undefined;
   try {
+    folderLock = ReportFolderLock.take(reportDir, runId);
     if (!replay) await assertReachable(baseUrl, options.timeoutMs, options.caFile, proxy);
     const { baseUrl: _url, apiKey: _key, reportDir: _dir, strict: _strict, requireComplete: _requireComplete, reporters: _reporters, baseline: _baseline, writeBaseline: _write, today: chosenToday, print: _print, signal: _signal, status: _status, replay: _replay, ...settings } = options;
     const today = chosenToday ?? new Date().toISOString().slice(0, 10);
@@ -136,9 +139,7 @@ export async function certify(options: RunOptions): Promise<RunResult> {
       ...(baseline ? { baseline } : {}),
       rules,
     };
-    const written = writeReportFiles(report, exchanges, reportDir, options.reporters, redactor);
-    // Last, so that it can vouch for every other file the run wrote.
-    writeManifest(report, today, written, reportDir, redactor);
+    writeReportFiles(report, exchanges, reportDir, options.reporters, redactor, today);
     const unmatched = replay ? [...channel.unmatched] : undefined;
     // A run that judged nothing knows no failures: an empty baseline written from it would tolerate nothing later.
     const writeBaseline = diagnosis ? undefined : options.writeBaseline;
@@ -152,6 +153,7 @@ export async function certify(options: RunOptions): Promise<RunResult> {
   } finally {
     options.signal?.removeEventListener('abort', onCancel);
     channel.close();
+    folderLock?.release();
     await embedded?.close();
   }
 }

@@ -1,4 +1,3 @@
-import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Exchange } from '../../helpers/http/exchange.js';
 import { stringifyJson } from '../../helpers/json.js';
@@ -11,6 +10,8 @@ import { toHtml } from './html.js';
 import { toSummaryMarkdown } from './summary-md.js';
 import { REPORTER_NAMES, type ReporterName } from './names.js';
 import { jsonText } from '../safe-text.js';
+import { manifestBytes, MANIFEST_FILE } from './manifest.js';
+import { ReportsNotWritten, StagedReports, type WriteFile } from './report-folder.js';
 
 /** Each report file: its name in the folder, and how it is written. */
 interface Reporter {
@@ -28,11 +29,38 @@ export const REPORTERS: Readonly<Record<ReporterName, Reporter>> = {
   badge: { file: 'badge.svg', render: (report: Report) => toBadge(report) },
 };
 
-/** Writes the chosen reports; every one goes through the run's redactor, so its key appears in none. Returns the paths. */
-export function writeReportFiles(report: Report, exchanges: readonly Exchange[], dir: string, reporters: readonly ReporterName[], redactor: Redactor): string[] {
-  return REPORTER_NAMES.filter((name) => reporters.includes(name)).map((name) => {
-    const path = join(dir, REPORTERS[name].file);
-    writeFileSync(path, redactor.redact(REPORTERS[name].render(report, exchanges)));
-    return path;
-  });
+/**
+ * Writes the chosen reports and manifest.json, which vouches for them; every one goes through the run's redactor,
+ * so its key appears in none. Each is written into a staging folder as it is rendered (one at a time in memory),
+ * then all are moved into place (cli/reports/report-folder.ts): a disk that fills up, or a run killed meanwhile,
+ * leaves the previous report whole, and the run exits 2 saying why. Returns the paths written.
+ */
+export function writeReportFiles(report: Report, exchanges: readonly Exchange[], dir: string, reporters: readonly ReporterName[], redactor: Redactor, today: string, write?: WriteFile): string[] {
+  let staged: StagedReports | undefined;
+  try {
+    staged = new StagedReports(dir, report.runId, write);
+    const files = REPORTER_NAMES.filter((name) => reporters.includes(name)).map((name) => {
+      const file = { file: REPORTERS[name].file, bytes: Buffer.from(redactor.redact(REPORTERS[name].render(report, exchanges))) };
+      staged!.add(file);
+      return { file: file.file, bytes: file.bytes };
+    });
+    staged.add({ file: MANIFEST_FILE, bytes: manifestBytes(report, today, files, redactor) });
+    staged.commit();
+    return [...files.map(({ file }) => join(dir, file)), join(dir, MANIFEST_FILE)];
+  } catch (error) {
+    if (error instanceof ReportsNotWritten) throw error;
+    staged?.discard();
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new ReportsNotWritten(`cannot write reports to ${dir} (${code ? fileSystemReason(code) : (error as Error).message}); the reports there before this run are left as they were`);
+  }
+}
+
+function fileSystemReason(code: string): string {
+  switch (code) {
+    case 'ENOSPC': return 'no space left on the device (ENOSPC)';
+    case 'EDQUOT': return 'the disk quota is spent (EDQUOT)';
+    case 'EROFS': return 'the file system became read-only (EROFS)';
+    case 'EACCES': case 'EPERM': return `not permitted (${code})`;
+    default: return code;
+  }
 }
