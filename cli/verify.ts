@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { parseJson, RECORDING_LIMITS, type Json } from '../helpers/json.js';
+import { parseOwnJson, type Json } from '../helpers/json.js';
 import type { Report, RuleResult } from './report.js';
 import { NotAReportFolder, readFileInFolder } from './reports/folder-reader.js';
 import { MANIFEST_FILE, sha256OfBytes, type Manifest } from './reports/manifest.js';
@@ -24,10 +24,12 @@ export interface Verification {
 
 /**
  * The most verify reads of one file of the folder. The manifest lists a handful of files; report.json and
- * exchanges.har of the largest runs measure a few tens of MB (bodies are capped by --max-response-bytes).
+ * exchanges.har of a whole run measure a few tens of MB (a record keeps 16 KiB of a body, and its strings of
+ * 4 KiB). A recording past the cap is refused, not read: it would take a gigabyte to re-judge (a string of
+ * 512 MB is more than V8 holds at all).
  */
 const MAX_MANIFEST_BYTES = 1024 * 1024;
-const MAX_FILE_BYTES = 512 * 1024 * 1024;
+const MAX_FILE_BYTES = 256 * 1024 * 1024;
 /** More files than any run writes (one per reporter): a longer list is not a manifest of a run. */
 const MAX_MANIFEST_FILES = 32;
 
@@ -97,7 +99,7 @@ function readManifest(dir: string): Manifest {
   if (!bytes) throw new NotAReportFolder(`${dir} holds no ${MANIFEST_FILE}: give the folder a run wrote its reports to (--report-dir)`);
   let manifest: Json;
   try {
-    manifest = parseJson(bytes.toString('utf8'), RECORDING_LIMITS);
+    manifest = parseOwnJson(bytes.toString('utf8'));
   } catch (error) {
     throw new NotAReportFolder(`${join(dir, MANIFEST_FILE)} is not JSON (${(error as Error).message})`);
   }
@@ -138,7 +140,7 @@ function firstAlteredFile(dir: string, manifest: Manifest, files: Map<string, Bu
 function readReport(bytes: Buffer): Report {
   let report: Json;
   try {
-    report = parseJson(bytes.toString('utf8'), RECORDING_LIMITS);
+    report = parseOwnJson(bytes.toString('utf8'));
   } catch (error) {
     throw new NotAReportFolder(`report.json is not JSON (${(error as Error).message})`);
   }
@@ -218,7 +220,7 @@ function recordedOptions(given: GivenOptions): ReturnType<typeof resolveRunOptio
 function checkHar(har: Buffer): string | undefined {
   let parsed: Json;
   try {
-    parsed = parseJson(har.toString('utf8'), RECORDING_LIMITS);
+    parsed = parseOwnJson(har.toString('utf8'));
   } catch (error) {
     throw new NotAReportFolder(`exchanges.har is not JSON (${(error as Error).message})`);
   }

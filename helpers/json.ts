@@ -37,24 +37,50 @@ export class JsonLimitExceeded extends SyntaxError {
  */
 export function parseJson(text: string, limits: JsonLimits = { maxDepth: BODY_DEPTH_LIMIT }): Json {
   checkLimits(text, limits);
-  return parse(text, null, parseNumber) as Json;
+  return withFlatStrings(parse(text, null, parseNumber) as Json);
+}
+
+/**
+ * The value with every string in it made flat. lossless-json builds a string one character at a time, and V8
+ * keeps what `+=` builds as a rope of one node per character, some 32 bytes each: a string of 16 KB kept as a
+ * rope holds half a megabyte, and a run that kept a thousand bodies held gigabytes. Reading a character of a
+ * string flattens it in place (V8's String::Flatten), and the rope's nodes are garbage from then on.
+ */
+function withFlatStrings(value: Json): Json {
+  const stack: Json[] = [value];
+  while (stack.length > 0) {
+    const next = stack.pop()!;
+    if (typeof next === 'string') next.charCodeAt(0);
+    else if (Array.isArray(next)) for (const item of next) stack.push(item);
+    else if (isJsonObject(next)) for (const member of Object.values(next)) stack.push(member);
+  }
+  return value;
 }
 
 /**
  * One pass over the text, counting the brackets outside strings: lossless-json recurses once per level, and so
- * does what reads the value after it, so the depth is known before either begins.
+ * does what reads the value after it, so the depth is known before either begins. Returns whether a number of
+ * 16 digits or more stands outside the strings: one that a double may round. Strings are passed over by indexOf.
  */
-function checkLimits(text: string, { maxDepth, maxLength }: JsonLimits): void {
+function checkLimits(text: string, { maxDepth, maxLength }: JsonLimits): { longNumber: boolean } {
   if (maxLength !== undefined && text.length > maxLength) throw new JsonLimitExceeded(`JSON text of ${text.length} characters, more than the ${maxLength} the suite reads`);
   let depth = 0;
-  let inString = false;
+  let digits = 0;
+  let longNumber = false;
   for (let i = 0; i < text.length; i++) {
     const code = text.charCodeAt(i);
-    if (inString) {
-      if (code === BACKSLASH) i += 1;
-      else if (code === QUOTE) inString = false;
-    } else if (code === QUOTE) {
-      inString = true;
+    if (code >= DIGIT_0 && code <= DIGIT_9) {
+      digits += 1;
+      if (digits >= 16) longNumber = true;
+      continue;
+    }
+    digits = 0;
+    if (code === QUOTE) {
+      // To the first quote after it that no backslash escapes; an unterminated string is the parser's to name.
+      let end = text.indexOf('"', i + 1);
+      while (end !== -1 && isEscaped(text, end)) end = text.indexOf('"', end + 1);
+      if (end === -1) break;
+      i = end;
     } else if (code === OPEN_BRACKET || code === OPEN_BRACE) {
       depth += 1;
       if (depth > maxDepth) {
@@ -66,8 +92,18 @@ function checkLimits(text: string, { maxDepth, maxLength }: JsonLimits): void {
       depth -= 1;
     }
   }
+  return { longNumber };
 }
 
+/** Whether the character at `at` follows an odd run of backslashes, which escapes it. */
+function isEscaped(text: string, at: number): boolean {
+  let run = 0;
+  while (at - run - 1 >= 0 && text.charCodeAt(at - run - 1) === BACKSLASH) run += 1;
+  return run % 2 === 1;
+}
+
+const DIGIT_0 = 0x30;
+const DIGIT_9 = 0x39;
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 const OPEN_BRACKET = 0x5b;
@@ -76,18 +112,19 @@ const OPEN_BRACE = 0x7b;
 const CLOSE_BRACE = 0x7d;
 
 /**
- * JSON text this program wrote itself (stringifyJson), read back: the same value parseJson gives, faster. Such
- * text has no duplicate key (the one way the two parsers differ on valid JSON), so JSON.parse is exact whenever
- * no run of 16 digits could be an integer beyond 2^53 (9007199254740991 has 16). A target's bytes, or a file
- * someone else wrote, go through parseJson.
+ * JSON text in this program's own formats (what stringifyJson wrote: the run's channel, and report.json,
+ * exchanges.har and manifest.json, which verify reads), read back: the same value parseJson gives, faster, and in
+ * a fraction of the memory (lossless-json holds every string as a rope of one node per character while it parses,
+ * some 32 bytes a character: a recording of 20 MB took 700 MB). Such text has no duplicate key (the one way the
+ * two parsers differ on valid JSON; a forged file that has one is read as JSON.parse reads it, the same wherever it
+ * is read), so JSON.parse is exact whenever no number outside its strings has 16 digits or more (9007199254740991
+ * has 16). A target's bytes go through parseJson.
  */
 export function parseOwnJson(text: string): Json {
   // JSON.parse does not recurse, but what reads its value does: the depth is held to a recording's as parseJson holds it.
-  checkLimits(text, RECORDING_LIMITS);
-  return SIXTEEN_DIGITS.test(text) ? parseJson(text, RECORDING_LIMITS) : (JSON.parse(text) as Json);
+  const { longNumber } = checkLimits(text, RECORDING_LIMITS);
+  return longNumber ? parseJson(text, RECORDING_LIMITS) : (JSON.parse(text) as Json);
 }
-
-const SIXTEEN_DIGITS = /[0-9]{16}/;
 
 /**
  * JSON.stringify that writes bigint as a bare JSON number. The native JSON.stringify writes every other value

@@ -15,7 +15,7 @@ export class NotAReportFolder extends Error {
 export function readFileInFolder(dir: string, name: string, maxBytes: number): Buffer | undefined {
   if (!isPlainFileName(name)) throw new NotAReportFolder(`${JSON.stringify(name)} is not a file name of the report folder: a report folder names only files directly inside it`);
   try {
-    return readBoundedFile(join(dir, name), maxBytes, 'verify reads of one file', { noFollow: true });
+    return readBoundedFile(join(dir, name), maxBytes, 'one file of a report folder', { noFollow: true });
   } catch (error) {
     if (!(error instanceof UnreadableFile)) throw error;
     switch (error.problem) {

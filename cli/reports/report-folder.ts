@@ -3,10 +3,10 @@
 // holds a lock on it for its whole length (so that two runs cannot mix their files), writes every report
 // into a staging folder inside it, and only then renames each into place, manifest.json last. A full disk,
 // or a run killed while writing, leaves the staging folder and the previous report whole.
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { join, resolve } from 'node:path';
-import { lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, unlinkSync, writeFileSync, type Stats } from 'node:fs';
+import { closeSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, unlinkSync, writeFileSync, writeSync, type Stats } from 'node:fs';
 import { UsageError } from '../usage-error.js';
 import { MANIFEST_FILE } from './manifest.js';
 import { TOOL } from '../tool.js';
@@ -155,16 +155,24 @@ function isGone(holder: LockHolder): boolean {
   }
 }
 
-/** One report file to write: its name in the folder and its bytes. */
+/** One report file to write: its name in the folder and its bytes, in as many chunks as it is rendered in. */
 export interface ReportFile {
   file: string;
-  bytes: Buffer;
+  chunks: Iterable<Buffer>;
 }
 
-/** How a file is written into the staging folder: a seam for the tests of a disk that fills up. */
-export type WriteFile = (path: string, bytes: Buffer) => void;
+/** How a file is written into the staging folder, chunk by chunk: a seam for the tests of a disk that fills up. */
+export type WriteFile = (path: string, chunks: Iterable<Buffer>) => void;
 
-const writeNew: WriteFile = (path, bytes) => writeFileSync(path, bytes, { flag: 'wx' });
+/** A new file (wx: a file of that name is never written through), its chunks written as they come. */
+const writeNew: WriteFile = (path, chunks) => {
+  const fd = openSync(path, 'wx');
+  try {
+    for (const chunk of chunks) writeSync(fd, chunk);
+  } finally {
+    closeSync(fd);
+  }
+};
 
 /**
  * A staging folder inside the report folder, for one run's files: written there in full, then moved into place.
@@ -180,10 +188,20 @@ export class StagedReports {
     mkdirSync(this.path);
   }
 
-  /** Writes one file into the staging folder (a file of that name there is never written through: `wx`). */
-  add(file: ReportFile): void {
-    this.write(join(this.path, file.file), file.bytes);
+  /** Writes one file into the staging folder; returns its SHA-256 and size, taken from the bytes written. */
+  add(file: ReportFile): { file: string; sha256: string; bytes: number } {
+    const hash = createHash('sha256');
+    let bytes = 0;
+    const counted = function* (chunks: Iterable<Buffer>): Generator<Buffer> {
+      for (const chunk of chunks) {
+        hash.update(chunk);
+        bytes += chunk.length;
+        yield chunk;
+      }
+    };
+    this.write(join(this.path, file.file), counted(file.chunks));
     this.written.push(file.file);
+    return { file: file.file, sha256: hash.digest('hex'), bytes };
   }
 
   /**

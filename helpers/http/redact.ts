@@ -83,8 +83,8 @@ class SecretFinder {
   private readonly plain: FormSearch;
   /** A long key's base64, looked for only inside runs of what base64 is written with. */
   private readonly encoded: FormSearch | undefined;
-  /** Every four characters in a row of that base64: a run of plain base64 that holds none of them holds none of it. */
-  private readonly anchors = new Set<string>();
+  /** Every four characters in a row of that base64, as one number: a run of plain base64 that holds none of them holds none of it. */
+  private readonly anchors = new Set<number>();
   readonly forms: number;
 
   constructor(secret: string) {
@@ -98,7 +98,7 @@ class SecretFinder {
       this.plain = FormSearch.ofTexts([secret], characterForms, true);
       const base64 = [...new Set([secret, swapCase(secret)])].flatMap(base64Forms);
       this.encoded = FormSearch.ofTexts(base64, base64Character);
-      for (const text of base64) for (let i = 0; i + ANCHOR <= text.length; i++) this.anchors.add(text.slice(i, i + ANCHOR));
+      for (const text of base64) for (let i = 0; i + ANCHOR <= text.length; i++) this.anchors.add(anchorAt(text, i));
     }
     this.forms = this.plain.forms + (this.encoded?.forms ?? 0);
   }
@@ -130,13 +130,18 @@ class SecretFinder {
   /** Whether a run may hold the key's base64: it is written with escapes, or holds four characters of it in a row. */
   private mayHold(run: string): boolean {
     if (/[%\\&]/.test(run)) return true;
-    for (let i = 0; i + ANCHOR <= run.length; i++) if (this.anchors.has(run.slice(i, i + ANCHOR))) return true;
+    for (let i = 0; i + ANCHOR <= run.length; i++) if (this.anchors.has(anchorAt(run, i))) return true;
     return false;
   }
 }
 
 /** The length of the runs of base64 a run is first looked for (SecretFinder.mayHold). */
 const ANCHOR = 4;
+
+/** The ANCHOR characters of `text` at `at` as one number (base64 is ASCII: a byte each), found in a set without making a string. */
+function anchorAt(text: string, at: number): number {
+  return ((text.charCodeAt(at) << 24) | (text.charCodeAt(at + 1) << 16) | (text.charCodeAt(at + 2) << 8) | text.charCodeAt(at + 3)) >>> 0;
+}
 
 /** What base64 is written with, percent-encoded, JSON-escaped and HTML-escaped too, in a run long enough to hold a key's. */
 const BASE64_RUN = new RegExp(`[A-Za-z0-9+/_=%\\\\&#;-]{${FRAGMENT_FROM + 1},}`, 'g');

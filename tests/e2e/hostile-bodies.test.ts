@@ -66,7 +66,8 @@ describe('a body larger than --max-response-bytes', () => {
     // The check read a mebibyte; the record keeps its start only, so hundreds of such bodies stay small.
     const recorded = recordedResponse(run, 'LIST-01');
     expect(recorded?.truncated).toBe(true);
-    expect(recorded?.rawBody).toMatch(/… \[983040 more bytes read, not kept\]$/);
+    expect(recorded?.rawBody).toMatch(/… \[1032192 more bytes read, not kept\]$/);
+    expect(recorded?.bodyBytes).toBe(1048576);
   });
 });
 

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { cpSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, readFileSync, rmSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Har } from 'har-format';
@@ -204,6 +204,20 @@ describe('a report folder of a run against a server that answers creates with 20
     expect(forged.stdout).toMatch(/^ {2}CREATE-01: report\.json says passed, the recorded exchanges give failed/);
     expect(forged.stderr).toMatch(/^not verified: re-judged offline with petstore-conformance \S+ \(the run used 0\.0\.1\): \d+ rule\(s\) changed, verdict not-certified, where report\.json says certified\n$/);
   }, 120_000);
+
+  // A recording of 500 MB once ended verify in a V8 fatal error: past its cap, one is refused unread.
+  it('verify refuses a recording past the 256 MiB it reads, hash and all, in seconds', async () => {
+    const dir = copyOf(run.reportDir);
+    const har = join(dir, 'exchanges.har');
+    truncateSync(har, 300 * 1024 * 1024);
+    const manifest = readJson<Manifest>(join(dir, 'manifest.json'));
+    const entry = manifest.files.find((file) => file.file === 'exchanges.har')!;
+    entry.sha256 = sha256Of(har);
+    writeFileSync(join(dir, 'manifest.json'), stringifyJson(manifest, 2));
+    const refused = await verify(dir, 30_000);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toBe('petstore-conformance: exchanges.har: it holds more than the 268435456 bytes one file of a report folder may\n');
+  }, 60_000);
 
   it('verify refuses recorded options the CLI would refuse, with their hashes made consistent: exit 2, one line, no hang', async () => {
     const dir = copyOf(run.reportDir);

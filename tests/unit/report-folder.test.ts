@@ -7,6 +7,8 @@ import { describe, expect, it } from 'vitest';
 import { Redactor } from '../../helpers/http/redact.js';
 import { foreignEntries, ReportsNotWritten } from '../../cli/reports/report-folder.js';
 import { writeReportFiles } from '../../cli/reports/write.js';
+import { harChunks, toHar } from '../../cli/reports/har.js';
+import { stringifyJson } from '../../helpers/json.js';
 import { UsageError } from '../../cli/resolve-options.js';
 import { hostileExchange, sampleReport } from '../support/sample-report.js';
 
@@ -17,12 +19,12 @@ function contentsOf(dir: string): Record<string, string> {
 }
 
 /** A writer whose disk fills up at its `nth` file, as writeFileSync would fail then. */
-function fillingUpAt(nth: number): (path: string, bytes: Buffer) => void {
+function fillingUpAt(nth: number): (path: string, chunks: Iterable<Buffer>) => void {
   let written = 0;
-  return (path, bytes) => {
+  return (path, chunks) => {
     written += 1;
     if (written === nth) throw Object.assign(new Error(`ENOSPC: no space left on device, write '${path}'`), { code: 'ENOSPC' });
-    writeFileSync(path, bytes, { flag: 'wx' });
+    writeFileSync(path, Buffer.concat([...chunks]), { flag: 'wx' });
   };
 }
 
@@ -53,6 +55,13 @@ describe('reports written into a folder', () => {
     expect(readdirSync(dir).sort()).toEqual(['manifest.json', 'report.json']);
     expect(readFileSync(join(dir, 'report.json'), 'utf8')).toContain('"runId": "next-run"');
     expect(foreignEntries(dir)).toEqual([]);
+  });
+
+  it('write the recording one exchange at a time, as the whole document would read', () => {
+    const report = sampleReport({ cancelled: 'SIGTERM' });
+    const many = [hostileExchange(1), hostileExchange(2), hostileExchange(3)];
+    expect([...harChunks(report, many)].join('')).toBe(stringifyJson(toHar(report, many), 2));
+    expect([...harChunks(report, [])].join('')).toBe(stringifyJson(toHar(report, []), 2));
   });
 
   it('count a manifest.json that is no manifest of a run (a web app\'s) as a file of the person\'s', () => {
