@@ -9,10 +9,20 @@ export const KEY_PLACEHOLDER = '$PETSTORE_API_KEY';
 export const SUBSTRING_REDACTION_FROM = 12;
 
 /**
- * A long key's start or end, at least this long, is replaced too: a server that echoes a key half-masked
- * (its first ten characters here, its last ten there) must not show it whole across two places.
+ * A long key's start or end, at least this long, is replaced too where a mask stands beside it: a server that
+ * echoes a key half-masked (`sk_live_4eC3…Zq81vX30wT`, `hostile-ke****X30wT`) must not show it whole across two
+ * places. Beside anything else such a start is left alone: a key of `diagnosis-…` must not turn the word
+ * "diagnosis" of every report into the placeholder (and tell its reader how the key begins).
  */
 export const FRAGMENT_FROM = 8;
+
+/**
+ * What a server masks the rest of a key with: an ellipsis (also JSON-, HTML- and percent-encoded), two dots
+ * or more, asterisks, bullets. A start is followed by one, an end preceded by one.
+ */
+const MASK = '(?:…|\\\\u2026|&hellip;|&#8230;|&#x2026;|%E2%80%A6|\\.{2,}|\\*|%2A|•|·)';
+const FOLLOWED_BY_MASK = `(?=${MASK})`;
+const PRECEDED_BY_MASK = new RegExp(`${MASK}$`, 'i');
 
 // Characters that continue a token: a key preceded or followed by one is part of a longer word, not the
 // key. A dot continues it only between two word characters ("e.g.", "v1.2"), so "token e." is still caught.
@@ -21,7 +31,6 @@ const WORD = 'A-Za-z0-9_~+/\\-';
 // (`\n`), a percent-encoded byte (`%20`, `%22`), or Bearer and a space written as `+` (form encoding).
 const BEFORE = `(?:(?<![${WORD}]|[A-Za-z0-9]\\.)|(?<=\\\\[nrt]|%[0-9A-Fa-f]{2}|bearer\\+))`;
 const AFTER = `(?![${WORD}]|\\.[A-Za-z0-9])`;
-const WORD_CHARACTER = new RegExp(`[${WORD}]`);
 
 // The AUTH-03 near misses of a key this long (the key without its last character) are worth redacting.
 const NEAR_MISS_MIN_LENGTH = 8;
@@ -93,8 +102,7 @@ class SecretFinder {
       this.encoded = undefined;
     } else {
       // A long key and its base64 (each alignment, as sent and in the other case) are found whole, by a start or by an end.
-      // The key's starts and ends stand apart from the text around them, as a half-masked echo's do: one that
-      // runs on into a word ("deprecat" in "deprecated", of a key that begins so) is that word, not the key.
+      // The key's shorter starts and ends count only beside a mask, as a half-masked echo's stand (FRAGMENT_FROM).
       this.plain = FormSearch.ofTexts([secret], characterForms, true);
       const base64 = [...new Set([secret, swapCase(secret)])].flatMap(base64Forms);
       this.encoded = FormSearch.ofTexts(base64, base64Character);
@@ -221,8 +229,8 @@ function endStart(text: string, chars: readonly RegExp[], tailStart: number, flo
     start -= found[0].length;
   }
   while (start > floor && text[start - 1] === '\\') start -= 1;
-  // Bounded: an end that is not the whole key counts only where it stands apart from what precedes it.
-  if (bounded && !whole && start > 0 && WORD_CHARACTER.test(text[start - 1]!)) return undefined;
+  // Masked only: an end that is not the whole key counts only where a mask stands before it.
+  if (bounded && !whole && !PRECEDED_BY_MASK.test(text.slice(Math.max(floor, start - LONGEST_CHARACTER_FORM), start))) return undefined;
   return start;
 }
 
@@ -245,9 +253,10 @@ function replacement(match: string): string {
  */
 function startsOf(chars: readonly string[], bounded: boolean): string {
   if (!bounded) return chars.slice(0, FRAGMENT_FROM).join('') + chars.slice(FRAGMENT_FROM).reduceRight((rest, char) => `(?:${char}${rest})?`, '');
-  // Bounded: a start that is not the whole key counts only where it stands apart from what follows it.
-  const shorter = chars.slice(0, FRAGMENT_FROM).join('') + chars.slice(FRAGMENT_FROM, -1).reduceRight((rest, char) => `(?:${char}${rest})?`, '');
-  return `(?:${chars.join('')}|${shorter}${AFTER})`;
+  // Masked only: a start shorter than the key counts only where a mask follows it; but the key without its last
+  // character (AUTH-03 sends it, and a server may echo it) is as good as the key wherever it stands.
+  const shorter = chars.slice(0, FRAGMENT_FROM).join('') + chars.slice(FRAGMENT_FROM, -2).reduceRight((rest, char) => `(?:${char}${rest})?`, '');
+  return `(?:${chars.join('')}|${chars.slice(0, -1).join('')}|${shorter}${FOLLOWED_BY_MASK})`;
 }
 
 /**

@@ -114,7 +114,7 @@ function withLongStringsCut(text: string): string {
         return text; // malformed: the parser says where
       }
       if (value.length > KEPT_STRING_CHARS) {
-        result += text.slice(from, i) + JSON.stringify(`${value.slice(0, KEPT_STRING_CHARS)}… [${value.length - KEPT_STRING_CHARS} more characters, not kept]`);
+        result += text.slice(from, i) + JSON.stringify(`${wholeEscapes(value.slice(0, KEPT_STRING_CHARS))}… [${value.length - KEPT_STRING_CHARS} more characters, not kept]`);
         from = end + 1;
       }
     }
@@ -124,6 +124,15 @@ function withLongStringsCut(text: string): string {
 }
 
 const BACKSLASH = 0x5c;
+
+/**
+ * The kept start of a string without the escape its cut split (`&amp;#x6`, `%2`, `\u00`): the cut is then a mask
+ * right after the last whole character, where the redactor finds a start of the key, in whatever encoding a server
+ * echoed it, as it finds any half-masked echo of it (helpers/http/redact.ts).
+ */
+function wholeEscapes(start: string): string {
+  return start.replace(/(?:&(?:amp;)*#?[0-9A-Za-z]{0,8}|%(?:25)*[0-9A-Fa-f]?|\\+u?[0-9A-Fa-f]{0,3})$/, '');
+}
 
 /** Whether the character at `at` follows an odd run of backslashes, which escapes it. */
 function isEscaped(text: string, at: number): boolean {

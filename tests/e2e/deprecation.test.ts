@@ -19,7 +19,7 @@ const GET_PET_RULES = ['CREATE-05', 'FETCH-01', 'FETCH-02', 'VER-02'];
 
 /** Runs runConformance() of the built package in a child process, against a server without GET /pets/{petId}. */
 async function certifyWithoutGetPet(today: string): Promise<Report> {
-  const server = await startReferenceServer(withSwitches({ apiKeys: ['dep-key-2b9d7e'], defects: ['fetch-removed'] }));
+  const server = await startReferenceServer(withSwitches({ apiKeys: ['deprecation-key-2b9d'], defects: ['fetch-removed'] }));
   const reportDir = scratchDir('petstore-deprecation-');
   const options = { baseUrl: server.url, apiKey: server.apiKey, reportDir, today, only: ['creating', 'fetching', 'versioning'] };
   const script = `const { runConformance } = await import(${JSON.stringify(packagePath('dist', 'index.js'))});

@@ -82,15 +82,15 @@ describe('runConformance refuses what the CLI refuses', () => {
 
 describe('resolveRunOptions', () => {
   it('fills in the defaults, the key from PETSTORE_API_KEY and a seed in range', () => {
-    const resolved = resolveRunOptions({ baseUrl: 'http://127.0.0.1:9/v1/', reportDir: target.reportDir }, { PETSTORE_API_KEY: 'key-of-the-env-7a3f' });
-    expect(resolved).toMatchObject({ ...DEFAULT_OPTIONS, baseUrl: 'http://127.0.0.1:9/v1', apiKey: 'key-of-the-env-7a3f', reportDir: target.reportDir });
+    const resolved = resolveRunOptions({ baseUrl: 'http://127.0.0.1:9/v1/', reportDir: target.reportDir }, { PETSTORE_API_KEY: 'key-from-the-environment' });
+    expect(resolved).toMatchObject({ ...DEFAULT_OPTIONS, baseUrl: 'http://127.0.0.1:9/v1', apiKey: 'key-from-the-environment', reportDir: target.reportDir });
     expect(resolved.seed).toBeGreaterThanOrEqual(0);
     expect(resolved.seed).toBeLessThan(2 ** 31);
   });
 
   it('keeps what was given over the defaults and the environment, null caps included', () => {
     const given = { ...target, concurrency: 1, maxRequests: null, maxDurationMs: 1_500, seed: 7, strict: true, reporters: ['json', 'json'] } as const;
-    const resolved = resolveRunOptions(given, { PETSTORE_API_KEY: 'key-of-the-env-7a3f' });
+    const resolved = resolveRunOptions(given, { PETSTORE_API_KEY: 'key-from-the-environment' });
     expect(resolved).toMatchObject({ apiKey: target.apiKey, concurrency: 1, maxRequests: null, maxDurationMs: 1_500, seed: 7, strict: true, reporters: ['json'] });
   });
 });
@@ -100,7 +100,7 @@ describe('--require-complete', () => {
   const only = ['store'];
 
   it('fails an incomplete run with exit 6, neither 0 nor the usage code 2, and says why', async () => {
-    const server = await startReferenceServer({ apiKeys: ['gate-key-3b71a9c'] });
+    const server = await startReferenceServer({ apiKeys: ['require-complete-key-3b71'] });
     try {
       const run = await withChildSlot(() => runCli(['--base-url', server.url, '--only', only.join(','), '--require-complete'], { env: { PETSTORE_API_KEY: server.apiKey } }));
       expect(run.code, run.stderr).toBe(6);
@@ -114,7 +114,7 @@ describe('--require-complete', () => {
   }, 300_000);
 
   it('gives the programmatic API the same rule: report.exitCode is 6 for it, 0 without it', async () => {
-    const server = await startReferenceServer({ apiKeys: ['gate-key-3b71a9c'] });
+    const server = await startReferenceServer({ apiKeys: ['require-complete-key-3b71'] });
     try {
       const options = { baseUrl: server.url, apiKey: server.apiKey, only };
       const gated = await runConformance({ ...options, requireComplete: true, reportDir: join(scratch, 'require-complete') });

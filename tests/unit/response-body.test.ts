@@ -2,6 +2,9 @@
 // bounded per answer, so that a run's memory follows what it keeps, not what it is sent.
 import { describe, expect, it } from 'vitest';
 import { KEPT_JSON_VALUES, KEPT_STRING_CHARS, keptBody } from '../../helpers/http/response-body.js';
+import { Redactor } from '../../helpers/http/redact.js';
+import { stringifyJson } from '../../helpers/json.js';
+import { secretAppearances } from '../support/secret-search.js';
 
 describe('a JSON body as the record keeps it', () => {
   it('keeps every string of a Pet Store answer whole, the names the suite sends and compares among them', () => {
@@ -25,5 +28,21 @@ describe('a JSON body as the record keeps it', () => {
   it('says why a malformed body, or one with a key twice, is not JSON, as the parser does', () => {
     expect(keptBody('[{"id": 1, "name": "Rex",')).toEqual({ jsonError: 'Quoted object key expected but reached end of input at position 25' });
     expect(keptBody(`{"a":"${'y'.repeat(KEPT_STRING_CHARS + 1)}","a":1}`).jsonError).toMatch(/^Duplicate key 'a'/);
+  });
+});
+
+describe('a long string cut where a key stands in it', () => {
+  const key = 'hostile-key-Zq81vX30wT';
+  const redactor = new Redactor([key]);
+
+  it.each([
+    ['as it is', key],
+    ['as HTML references', [...key].map((char) => `&amp;#x${char.charCodeAt(0).toString(16)};`).join('')],
+    ['percent-encoded', [...key].map((char) => `%${char.charCodeAt(0).toString(16)}`).join('')],
+  ])('(%s) leaves no start of it a reader could take: the cut is a mask the redactor knows', (_form, echoed) => {
+    for (const before of [KEPT_STRING_CHARS - 12, KEPT_STRING_CHARS - 37, KEPT_STRING_CHARS - 101]) {
+      const kept = keptBody(JSON.stringify({ message: `${'x'.repeat(before)}${echoed}${'y'.repeat(5000)}` }));
+      expect(secretAppearances(redactor.redact(stringifyJson(kept.json)), key)).toEqual([]);
+    }
   });
 });
