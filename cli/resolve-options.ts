@@ -141,14 +141,9 @@ export function resolveRunOptions(given: GivenOptions, env: NodeJS.ProcessEnv): 
     ...(value.status !== undefined ? { status: checkFunction(value.status, 'status') as RunOptions['status'] } : {}),
     ...(value.replay !== undefined ? { replay: checkReplay(value.replay) } : {}),
   };
-  // Last: the one check that leaves a trace (the folder it creates).
   const reportDir = optionalString(value.reportDir, '--report-dir') ?? DEFAULT_OPTIONS.reportDir;
   // An empty name once meant the current folder, and the reports replaced whatever of the same name was there.
   if (reportDir.trim() === '') throw new UsageError('--report-dir is empty: name the folder the reports go to, e.g. --report-dir reports');
-  ensureWritable(reportDir);
-  // The baselines a run reads or writes may live beside its reports: they are the person's, and stay theirs.
-  const foreign = foreignEntries(resolve(reportDir), [baselineFile, writeBaseline].filter((file): file is string => file !== undefined));
-  if (foreign.length > 0) throw new UsageError(foreignEntriesReason(reportDir, foreign));
   return {
     ...DEFAULT_OPTIONS,
     ...flags,
@@ -156,6 +151,18 @@ export function resolveRunOptions(given: GivenOptions, env: NodeJS.ProcessEnv): 
     baseUrl, apiKey, only, skip, caFile, reportDir, writeBaseline, reporters, baseline, today,
     ...hooks,
   };
+}
+
+/**
+ * The folder a run writes its reports to: created if need be, and holding nothing of the person's (the baselines a
+ * run reads or writes may live there: they stay theirs). A run checks it before it sends anything; the vitest
+ * adapter, which writes no reports, does not. It leaves a trace (the folder), so it comes after every other check.
+ */
+export function prepareReportFolder(options: Pick<RunOptions, 'reportDir' | 'baseline' | 'writeBaseline'>): void {
+  ensureWritable(options.reportDir);
+  const kept = [options.baseline?.file, options.writeBaseline].filter((file): file is string => file !== undefined);
+  const foreign = foreignEntries(resolve(options.reportDir), kept);
+  if (foreign.length > 0) throw new UsageError(foreignEntriesReason(options.reportDir, foreign));
 }
 
 /** The key is checked as the header it becomes, before anything is sent: the HTTP client would refuse it on every request. */

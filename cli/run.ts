@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { activeRules, deselectionReason, type Rule } from '../helpers/spec/catalog.js';
 import { SPEC_VERSION } from '../helpers/spec/facts.js';
@@ -12,7 +11,7 @@ import { assertReachable } from './preflight.js';
 import { countsOf, distinctCreated, requestsByArea, ruleResults, withoutUnjudged, type Report } from './reports/report.js';
 import { baselineLines, failingRules, formatBaseline, writeBaselineFile } from './policy/baseline.js';
 import { writeReportFiles } from './reports/write.js';
-import type { RunOptions } from './resolve-options.js';
+import { prepareReportFolder, type RunOptions } from './resolve-options.js';
 import { ReportFolderLock } from './reports/report-folder.js';
 import type { RunningReferenceServer } from '../server/reference-server.js';
 import { runSuites } from '../helpers/engine/engine.js';
@@ -49,8 +48,9 @@ export async function certify(options: RunOptions): Promise<RunResult> {
   const replay = options.replay;
   const startedAt = replay ? new Date(replay.startedAt) : new Date();
   const runId = replay?.runId ?? `${startedAt.toISOString().replace(/[-:]/g, '').slice(0, 15)}-${randomBytes(3).toString('hex')}`;
+  // Before anything is sent, and before the bundled server starts: a folder the reports may not go to is bad usage.
+  prepareReportFolder(options);
   const reportDir = resolve(options.reportDir);
-  mkdirSync(reportDir, { recursive: true });
 
   const embedded = options.baseUrl === undefined && !replay
     ? await startBundledServer({ apiKeys: [`ref-${randomBytes(12).toString('hex')}`] })

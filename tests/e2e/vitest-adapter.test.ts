@@ -9,12 +9,14 @@ import { parseJson } from '../../helpers/json.js';
 import { packagePath } from '../../helpers/package-root.js';
 import { startReferenceServer } from '../../server/reference-server.js';
 import { withSwitches, type DefectId } from '../support/switches.js';
-import { withChildSlot } from '../support/harness.js';
+import { harnessPlan, withChildSlot } from '../support/harness.js';
 import { certifyInProcess } from '../support/in-process.js';
 import { scratchDir } from '../support/scratch.js';
 
 const KEY = 'adapter-key-5c2b';
 const SEED = 4242;
+/** The harness's rate limit, the same on both sides: the 429 probe then spends some hundred requests, not a thousand. */
+const HARNESS_PLAN = harnessPlan(undefined);
 
 /** What vitest's JSON reporter writes: each test's full name and status. */
 interface VitestJson {
@@ -28,7 +30,7 @@ function asVitestSays(status: string): string {
 
 /** Every rule's outcome under the vitest adapter, against a fresh server with these defects. */
 async function adapterOutcomes(defects: readonly DefectId[]): Promise<Record<string, string>> {
-  const server = await startReferenceServer(withSwitches({ apiKeys: [KEY], defects }));
+  const server = await startReferenceServer(withSwitches({ apiKeys: [KEY], defects, ...HARNESS_PLAN }));
   const output = join(scratchDir('petstore-adapter-'), 'vitest.json');
   try {
     await new Promise<void>((resolve, reject) => {
@@ -48,7 +50,7 @@ async function adapterOutcomes(defects: readonly DefectId[]): Promise<Record<str
 
 /** Every rule's outcome under the CLI's engine, against a fresh server with these defects. */
 async function cliOutcomes(defects: readonly DefectId[]): Promise<Record<string, string>> {
-  const run = await certifyInProcess({ defects }, ['--seed', String(SEED)]);
+  const run = await certifyInProcess({ defects, ...HARNESS_PLAN }, ['--seed', String(SEED)]);
   return Object.fromEntries((run.report?.rules ?? []).map((rule) => [rule.id, asVitestSays(rule.status)]));
 }
 
