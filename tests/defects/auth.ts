@@ -461,4 +461,17 @@ export const AUTH_DEFECTS = [
   openSpelling('auth-guard-exact-format-suffix', 'guards the exact paths while the router takes a format suffix (Rails, Spring\'s suffix pattern match): /pets.json works without a key', { formatSuffix: true }),
   openSpelling('auth-guard-exact-path-parameters', 'guards the raw path while the servlet container strips path parameters (;jsessionid=, Spring matrix variables) before routing: /pets;v=1 works without a key', { pathParameters: true }),
   openSpelling('auth-guard-raw-router-decodes', 'guards the path as sent, percent-encoded, while the router decodes it before matching: /%70ets is /pets to the router and no guarded path to the guard', {}),
+  // ── habits of the blind gallery of round 1 ──
+  {
+    id: 'auth-invalid-key-403',
+    area: 'auth',
+    description: 'answers a key it does not know with 403: an AWS API Gateway Lambda authorizer\'s Deny policy is a 403, while a request with no Authorization header gets the gateway\'s 401 (its gateway responses mapped to the Error shape)',
+    // Every broken credential but a missing one is presented, and denied; an unknown key with an invalid body too.
+    rules: ['AUTH-02', 'AUTH-03', 'AUTH-04', 'AUTH-05', 'AUTH-07', 'AUTH-11'],
+    overrides: {
+      unauthorized: (request, reference, server) => (presentedCredentials(request)
+        ? server.seams.error(403, 'forbidden', 'User is not authorized to access this resource with an explicit deny')
+        : reference(request)),
+    },
+  },
 ] as const satisfies readonly DefectSpec[];

@@ -767,4 +767,36 @@ export const CREATING_DEFECTS = [
       },
     },
   },
+
+  // ── habits of the blind gallery of round 1 ──
+  {
+    id: 'create-categoryid-unbounded-int',
+    area: 'creating',
+    description: 'reads categoryId as a Python int (a Pydantic int field without ge/le bounds, lax mode): no int64 range, so 2^63 and -2^63-1 are accepted and stored, and an integral float such as 9.3e18 becomes the int it holds',
+    // The pets stored beyond int64 show on later pages and GETs as no valid Pet.
+    rules: ['CREATE-10', 'FUZZ-01', 'FUZZ-03', 'CONS-10'],
+    mishandlesEvery: { mutation: 'categoryId-beyond-int64' },
+    overrides: {
+      readCategoryId: (raw, reference) => {
+        if (!isLosslessNumber(raw)) return reference(raw);
+        if (INTEGER_LITERAL.test(raw.value)) return { value: BigInt(raw.value) };
+        // Lax mode: a float without a fraction is taken as the integer it holds, however large.
+        const value = Number(raw.value);
+        return Number.isInteger(value) ? { value: BigInt(value) } : reference(raw);
+      },
+    },
+  },
+  {
+    id: 'pet-status-null-jackson',
+    area: 'creating',
+    description: 'writes "status": null for a pet created without status, in every answer: Jackson\'s default property inclusion (ALWAYS) serialises the null field of the entity',
+    rules: ['CREATE-06', 'FUZZ-02', 'FUZZ-03', 'CONS-10'],
+    mishandlesEvery: { shape: 'status-absent' },
+    overrides: {
+      petBody: (pet, operation, reference) => {
+        const body = reference(pet, operation);
+        return body.status === undefined ? { ...body, status: null } : body;
+      },
+    },
+  },
 ] as const satisfies readonly DefectSpec[];

@@ -222,4 +222,14 @@ export const FETCHING_DEFECTS = [
       petBody: onPetBody('getPet', (body) => ({ ...body, id: String(body.id), categoryId: String(body.categoryId) })),
     },
   },
+  // ── habits of the blind gallery of round 1 ──
+  {
+    id: 'fetch-unknown-200-no-body',
+    area: 'fetching',
+    description: 'answers an unknown pet with 200 and no body: a NestJS controller returns the undefined its repository found, which Express sends as an empty 200',
+    rules: ['FETCH-02', 'FUZZ-03'],
+    overrides: {
+      petNotFound: () => ({ status: 200 }),
+    },
+  },
 ] as const satisfies readonly DefectSpec[];

@@ -1,13 +1,19 @@
-import { PAGE_SIZE } from '../../helpers/spec/facts.js';
+import { PAGE_SIZE, PET_STATUSES } from '../../helpers/spec/facts.js';
 import { firstOf, integerParameter, LIMIT_REFUSED, pageSize } from '../../server/listing.js';
 import { json } from '../../server/responses.js';
 import { onAnswer, onPetBody, without, type Refusal } from '../../server/seams.js';
+import type { PreloadPet } from '../../server/settings.js';
 import type { DefectSpec } from './spec.js';
 
 // Pets enough that a page past 100 can be served.
 const MANY = { preload: 150 } as const;
 // Ten pets of each status, so filters and their interplay with limit have something to cut.
 const MIXED = { preload: 30 } as const;
+// Documents written before the status enum was narrowed, never migrated: the oldest pets of a lived-in store.
+const LEGACY_STORE: readonly PreloadPet[] = [
+  ...['Biscuit', 'Pepper', 'Rusty'].map((name, i) => ({ name, categoryId: BigInt(i + 1), status: 'adopted' })),
+  ...Array.from({ length: 27 }, (_, i) => ({ name: `Pet ${i + 1}`, categoryId: BigInt((i % 7) + 1), status: PET_STATUSES[i % PET_STATUSES.length]! })),
+];
 // An exception nothing maps to a 4xx.
 const CRASH: Refusal = { status: 500, message: 'internal error' };
 
@@ -246,6 +252,24 @@ export const LISTING_DEFECTS = [
       invalidParameter: (parameter, refusal, reference) => (parameter === 'limit' && refusal.status === 400
         ? json(422, { detail: [{ loc: ['query', 'limit'], msg: refusal.message, type: 'value_error' }] })
         : reference(parameter, refusal)),
+    },
+  },
+  // ── habits of the blind gallery of round 1 ──
+  {
+    id: 'list-legacy-status-unmigrated',
+    area: 'listing',
+    description: 'lists documents a MongoDB collection held before the status enum was narrowed ("adopted"), never migrated: the schema validates writes only, so the oldest pets are served with a status no Pet can have',
+    rules: ['LIST-01', 'FUZZ-03', 'CONS-10'],
+    options: { preload: LEGACY_STORE },
+  },
+  {
+    id: 'list-snake-case-members',
+    area: 'listing',
+    description: 'writes list items with category_id: the index renders the ActiveRecord models as they are (render json: @pets, snake_case attributes), while create and show go through a serializer that camelises keys',
+    rules: ['LIST-01', 'FUZZ-03', 'CONS-10'],
+    options: MIXED,
+    overrides: {
+      petBody: onPetBody('listPets', ({ categoryId, ...body }) => ({ ...body, category_id: categoryId })),
     },
   },
 ] as const satisfies readonly DefectSpec[];

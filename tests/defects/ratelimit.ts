@@ -8,6 +8,9 @@ import type { DefectSpec } from './spec.js';
 // Under rate-enforced-below-limit, how far below X-RateLimit-Limit the gateway refuses.
 const GATEWAY_LIMIT_SHORTFALL = 5;
 
+// A host in Tokyo: naive datetime.utcnow().timestamp() reads UTC wall time as local time, nine hours early.
+const TOKYO_OFFSET_S = 9 * 3_600;
+
 /** An `outgoing` override for a stack whose rate-limit header middleware does not reach the responses `leftOff` picks. */
 function rateLimitHeadersLeftOff(leftOff: (request: FastifyRequest, reply: FastifyReply, server: Context) => boolean): SeamOverride<'outgoing'> {
   return (request, reply, payload, reference, server) => {
@@ -262,6 +265,25 @@ export const RATELIMIT_DEFECTS = [
     rules: ['RATE-16'],
     overrides: {
       tooManyRequests: (admission, reference) => withHeaders(reference(admission), { 'retry-after': String(Math.max(1, admission.resetAtMs - admission.nowMs)) }),
+    },
+  },
+  // ── habits of the blind gallery of round 1 ──
+  {
+    id: 'rate-limit-aspnet-503',
+    area: 'ratelimit',
+    description: 'refuses a request over the limit with 503, the default RejectionStatusCode of ASP.NET Core\'s rate-limiting middleware, left unset: no 429 and no Retry-After (the application\'s X-RateLimit-* headers, set before it, stay)',
+    rules: ['RATE-07'],
+    overrides: {
+      tooManyRequests: () => ({ status: 503 }),
+    },
+  },
+  {
+    id: 'rate-reset-naive-utcnow',
+    area: 'ratelimit',
+    description: 'writes X-RateLimit-Reset from datetime.utcnow() + window, then .timestamp(), which reads the naive UTC time as local time: on a host in Tokyo every Reset lies nine hours in the past',
+    rules: ['FUZZ-03', 'RATE-05'],
+    overrides: {
+      rateLimitHeaders: (admission, reference) => ({ ...reference(admission), 'x-ratelimit-reset': String(Math.ceil(admission.resetAtMs / 1000) - TOKYO_OFFSET_S) }),
     },
   },
 ] as const satisfies readonly DefectSpec[];
