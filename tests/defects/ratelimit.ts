@@ -8,6 +8,10 @@ import type { DefectSpec } from './spec.js';
 // Under rate-enforced-below-limit, how far below X-RateLimit-Limit the gateway refuses.
 const GATEWAY_LIMIT_SHORTFALL = 5;
 
+// A host an hour ahead of UTC (Lagos, or Berlin in winter): local time labelled GMT is an hour late.
+const UTC_PLUS_ONE_MS = 3_600_000;
+// A burst window of 5 s behind a Retry-After written for a minute's.
+const BURST_WINDOW = { limit: 30, windowMs: 5_000 };
 // A host in Tokyo: naive datetime.utcnow().timestamp() reads UTC wall time as local time, nine hours early.
 const TOKYO_OFFSET_S = 9 * 3_600;
 
@@ -284,6 +288,26 @@ export const RATELIMIT_DEFECTS = [
     rules: ['FUZZ-03', 'RATE-05'],
     overrides: {
       rateLimitHeaders: (admission, reference) => ({ ...reference(admission), 'x-ratelimit-reset': String(Math.ceil(admission.resetAtMs / 1000) - TOKYO_OFFSET_S) }),
+    },
+  },
+  // ── a 429's two times, each stated its own way ──
+  {
+    id: 'rate-retry-after-date-local-zone',
+    area: 'ratelimit',
+    description: 'writes Retry-After as an HTTP-date with a SimpleDateFormat("EEE, dd MMM yyyy HH:mm:ss \'GMT\'") never given a time zone: on a host at UTC+1 the reset time is written in local time under the label GMT, an hour after X-RateLimit-Reset',
+    rules: ['RATE-16'],
+    overrides: {
+      tooManyRequests: (admission, reference) => withHeaders(reference(admission), { 'retry-after': new Date(Math.ceil(admission.resetAtMs / 1000) * 1000 + UTC_PLUS_ONE_MS).toUTCString() }),
+    },
+  },
+  {
+    id: 'rate-retry-after-hardcoded-60',
+    area: 'ratelimit',
+    description: 'sends a fixed Retry-After: 60 from the proxy\'s config (add_header Retry-After 60 always), written for a minute\'s window, in front of a limiter whose window is 5 s: every 429 tells the client to wait long after the X-RateLimit-Reset it states',
+    rules: ['RATE-16'],
+    options: { rateLimit: BURST_WINDOW },
+    overrides: {
+      tooManyRequests: (admission, reference) => withHeaders(reference(admission), { 'retry-after': '60' }),
     },
   },
 ] as const satisfies readonly DefectSpec[];
