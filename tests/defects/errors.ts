@@ -1,4 +1,4 @@
-import { gzipSync } from 'node:zlib';
+import { deflateRawSync, gzipSync } from 'node:zlib';
 import { bodyText } from '../../server/creating.js';
 import { petIdOf } from '../../server/fetching.js';
 import { json, text } from '../../server/responses.js';
@@ -311,6 +311,37 @@ export const ERRORS_DEFECTS = [
         if (!accepts || !(typeof sent === 'string' || Buffer.isBuffer(sent)) || sent.length < LARGE_BODY_BYTES) return sent;
         reply.header('content-encoding', 'gzip');
         return gzipSync(gzipSync(sent));
+      },
+    },
+  },
+  {
+    id: 'proxy-keeps-content-encoding',
+    area: 'errors',
+    description: 'stands behind a hand-written proxy (Python requests, axios) that forwards the client\'s Accept-Encoding, lets its HTTP client decompress the upstream\'s gzip, and copies the upstream\'s headers verbatim: the plain body goes out with Content-Encoding: gzip',
+    rules: ['ERR-05'],
+    alsoMetIn: ['consistency'],
+    overrides: {
+      outgoing: (request, reply, payload, reference) => {
+        const sent = reference(request, reply, payload);
+        if (/\bgzip\b/i.test(String(request.headers['accept-encoding'] ?? '')) && (typeof sent === 'string' || Buffer.isBuffer(sent)) && sent.length > 0) {
+          reply.header('content-encoding', 'gzip');
+        }
+        return sent;
+      },
+    },
+  },
+  {
+    id: 'deflate-raw-php',
+    area: 'errors',
+    description: 'compresses by hand with PHP\'s gzdeflate() under Content-Encoding: deflate whenever the client accepts deflate: gzdeflate writes raw DEFLATE, where the deflate coding is the zlib format (gzcompress), so a client that decodes it as HTTP says fails',
+    rules: ['ERR-05'],
+    alsoMetIn: ['consistency'],
+    overrides: {
+      outgoing: (request, reply, payload, reference) => {
+        const sent = reference(request, reply, payload);
+        if (!/\bdeflate\b/i.test(String(request.headers['accept-encoding'] ?? '')) || !(typeof sent === 'string' || Buffer.isBuffer(sent)) || sent.length === 0) return sent;
+        reply.header('content-encoding', 'deflate');
+        return deflateRawSync(sent);
       },
     },
   },
