@@ -1,10 +1,11 @@
 import type { FastifyRequest } from 'fastify';
+import { timingSafeEqual } from 'node:crypto';
 import { PAGE_SIZE, PET_STATUSES } from '../../helpers/spec/facts.js';
 import { isBearerScheme, presentedCredentials, readCredentials } from '../../server/auth.js';
 import { bodyText } from '../../server/creating.js';
 import { int64Parameter, PET_ID_REFUSED, petIdOf } from '../../server/fetching.js';
 import { isPetStatus } from '../../server/new-pet.js';
-import { text, withoutHeader } from '../../server/responses.js';
+import { json, text, withoutHeader } from '../../server/responses.js';
 import { insteadOf, type OperationId, type SeamOverride } from '../../server/seams.js';
 import { expressErrorPage } from './pages.js';
 import type { DefectSpec } from './spec.js';
@@ -472,6 +473,37 @@ export const AUTH_DEFECTS = [
       unauthorized: (request, reference, server) => (presentedCredentials(request)
         ? server.seams.error(403, 'forbidden', 'User is not authorized to access this resource with an explicit deny')
         : reference(request)),
+    },
+  },
+  // ── how stacks compare keys, and what they serve to no key at all ──
+  {
+    id: 'auth-timing-safe-equal-throws',
+    area: 'auth',
+    description: 'compares the token with crypto.timingSafeEqual(Buffer.from(token), Buffer.from(key)), which throws a RangeError when the two differ in length, and nothing catches it: an unknown key of another length is answered 500',
+    rules: ['AUTH-03', 'AUTH-07', 'ERR-04'],
+    alsoMetIn: ['errors'],
+    overrides: {
+      authorizes: (authorization, reference, server) => {
+        const token = bearerToken(authorization);
+        if (token === undefined) return reference(authorization);
+        return server.seams.acceptedKeys().some((key) => {
+          if (Buffer.byteLength(token) !== Buffer.byteLength(key)) throw new RangeError('Input buffers must have the same byte length');
+          return timingSafeEqual(Buffer.from(token), Buffer.from(key));
+        });
+      },
+    },
+  },
+  {
+    id: 'auth-anonymous-role-empty',
+    area: 'auth',
+    description: 'serves a request without Authorization as the anonymous role, as PostgREST and Supabase do, whose row-level security hides every pet: GET /pets and GET /store/orders answer 200 [], GET /pets/{petId} 404, instead of 401 (a POST is refused by the insert policy)',
+    rules: ['AUTH-01', 'AUTH-07', 'AUTH-10', 'AUTH-12'],
+    overrides: {
+      authenticate: (request, operation, reference, server) => {
+        if (presentedCredentials(request) || operation === undefined || operation === 'createPet') return reference(request, operation);
+        // The anonymous role reads through policies that match no row.
+        return operation === 'getPet' ? server.seams.petNotFound(request) : json(200, []);
+      },
     },
   },
 ] as const satisfies readonly DefectSpec[];
