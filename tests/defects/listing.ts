@@ -1,5 +1,5 @@
 import { PAGE_SIZE, PET_STATUSES } from '../../helpers/spec/facts.js';
-import { firstOf, integerParameter, LIMIT_REFUSED, pageSize } from '../../server/listing.js';
+import { firstOf, integerParameter, LIMIT_REFUSED, pageSize, withStatus } from '../../server/listing.js';
 import { json } from '../../server/responses.js';
 import { onAnswer, onPetBody, without, type Refusal } from '../../server/seams.js';
 import type { PreloadPet } from '../../server/settings.js';
@@ -270,6 +270,42 @@ export const LISTING_DEFECTS = [
     options: MIXED,
     overrides: {
       petBody: onPetBody('listPets', ({ categoryId, ...body }) => ({ ...body, category_id: categoryId })),
+    },
+  },
+  // ── how the query is built ──
+  {
+    id: 'list-status-switch-no-sold',
+    area: 'listing',
+    description: 'filters with a switch over the status whose cases are available and pending only: sold falls through to the default branch, which lists every pet',
+    rules: ['LIST-09', 'CONS-05'],
+    // A generated or fixed sequence lists sold pets when the seed or the store's counts lead it there.
+    byChance: ['FUZZ-03'],
+    options: MIXED,
+    overrides: {
+      selectPage: (pets, query, reference) => reference(pets, query.status === 'sold' ? { ...query, status: undefined } : query),
+    },
+  },
+  {
+    id: 'list-status-elif-limit',
+    area: 'listing',
+    description: 'builds the query with an if/elif chain (if limit: q = q[:limit] elif status: q = q.filter(status=status)), so a status sent with a limit is never applied',
+    rules: ['LIST-11', 'FUZZ-03', 'CONS-05'],
+    options: MIXED,
+    overrides: {
+      selectPage: (pets, query, reference) => reference(pets, query.limit === undefined ? query : { ...query, status: undefined }),
+    },
+  },
+  {
+    id: 'list-offset-page-from-one',
+    area: 'listing',
+    description: 'pages with OFFSET page * limit while page counts from 1 and defaults to 1 ((page - 1) * limit was meant): without a page, every answer skips the first page\'s worth of pets',
+    rules: ['LIST-04', 'LIST-10', 'LIST-14', 'FUZZ-03', 'CONS-06', 'CONS-07'],
+    options: MIXED,
+    overrides: {
+      selectPage: (pets, query) => {
+        const size = pageSize(query);
+        return firstOf(withStatus(pets, query.status).slice(size), size);
+      },
     },
   },
 ] as const satisfies readonly DefectSpec[];
