@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { validBearerKey } from '../../server/auth.js';
 import { admissionOf, removeRateLimitHeaders, secondsUntilReset } from '../../server/gate.js';
 import { text, withHeaders, withoutHeader } from '../../server/responses.js';
 import { operationOf } from '../../server/routes.js';
@@ -12,6 +13,9 @@ const GATEWAY_LIMIT_SHORTFALL = 5;
 const UTC_PLUS_ONE_MS = 3_600_000;
 // A burst window of 5 s behind a Retry-After written for a minute's.
 const BURST_WINDOW = { limit: 30, windowMs: 5_000 };
+// Each server's count of each route's requests in a window, by bucket, route and window end; and what each request was told.
+const ROUTE_COUNTS = new WeakMap<Context, Map<string, number>>();
+const ROUTE_REMAINING = new WeakMap<FastifyRequest, number>();
 // A host in Tokyo: naive datetime.utcnow().timestamp() reads UTC wall time as local time, nine hours early.
 const TOKYO_OFFSET_S = 9 * 3_600;
 
@@ -308,6 +312,50 @@ export const RATELIMIT_DEFECTS = [
     options: { rateLimit: BURST_WINDOW },
     overrides: {
       tooManyRequests: (admission, reference) => withHeaders(reference(admission), { 'retry-after': '60' }),
+    },
+  },
+  // ── what the counts mean ──
+  {
+    id: 'rate-remaining-reports-used',
+    area: 'ratelimit',
+    description: 'writes the requests used in the window under X-RateLimit-Remaining (the counter itself, which GitHub sends as X-RateLimit-Used beside the real Remaining): it rises request by request and says the limit on a 429',
+    rules: ['RATE-10', 'RATE-14'],
+    overrides: {
+      rateLimitHeaders: (admission, reference) => reference({ ...admission, remaining: admission.limit - admission.remaining }),
+    },
+  },
+  {
+    id: 'rate-limit-per-route',
+    area: 'ratelimit',
+    description: 'mounts a limiter instance per router (router.use(rateLimit(...)) in each, express-rate-limit\'s MemoryStores all resetting together): each counts only its own routes, so X-RateLimit-Remaining on /pets/{petId} or /store/orders knows nothing of the key\'s requests to /pets, and rises between them',
+    rules: ['RATE-04', 'RATE-15'],
+    // 60 in 10 s: a rise of one between two requests a few ms apart is more than such a window restores meanwhile (the
+    // harness's window for the rate-limit checks alone, 30 in 1.5 s, restores one every 50 ms), and the wait for it short.
+    options: { rateLimit: { limit: 60, windowMs: 10_000 } },
+    overrides: {
+      // The window is the key's, as the shared limiter keeps it; the count is the route's.
+      limiterPolicy: (reference) => ({ ...reference(), enforce: false }),
+      authenticate: (request, operation, reference, server) => {
+        const admission = admissionOf(request);
+        if (!admission) return reference(request, operation);
+        const bucket = server.seams.rateLimitBucket(request, validBearerKey(request.headers.authorization, server.seams.acceptedKeys()));
+        const counts = ROUTE_COUNTS.get(server) ?? new Map<string, number>();
+        ROUTE_COUNTS.set(server, counts);
+        const window = `${bucket} ${request.routeOptions.url ?? 'unrouted'} ${admission.resetAtMs}`;
+        const count = counts.get(window) ?? 0;
+        if (count >= admission.limit) {
+          ROUTE_REMAINING.set(request, 0);
+          return server.seams.tooManyRequests({ ...admission, verdict: 'limited', remaining: 0 });
+        }
+        counts.set(window, count + 1);
+        ROUTE_REMAINING.set(request, admission.limit - count - 1);
+        return reference(request, operation);
+      },
+      outgoing: (request, reply, payload, reference) => {
+        const remaining = ROUTE_REMAINING.get(request);
+        if (remaining !== undefined && reply.hasHeader('x-ratelimit-remaining')) reply.header('x-ratelimit-remaining', String(remaining));
+        return reference(request, reply, payload);
+      },
     },
   },
 ] as const satisfies readonly DefectSpec[];
