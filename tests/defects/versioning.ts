@@ -62,4 +62,14 @@ export const VERSIONING_DEFECTS = [
       respond: onAnswer('getPet', (answer) => withHeaders(answer, { deprecation: 'true', sunset: new Date(`${GET_PET_REMOVAL}T00:00:00Z`).toISOString() })),
     },
   },
+  {
+    id: 'sunset-day-month-swapped',
+    area: 'versioning',
+    description: 'announces the removal of GET /pets/{petId} from the date in its config, "05/12/2030" as Europe writes 5 December, parsed by a month-first parser (JavaScript\'s Date, a US locale): Sunset: Sun, 12 May 2030',
+    rules: ['VER-05'],
+    overrides: {
+      // Date.parse reads "05/12/2030" month first.
+      respond: onAnswer('getPet', (answer) => withHeaders(answer, { deprecation: 'true', sunset: new Date(Date.UTC(2030, 4, 12)).toUTCString() })),
+    },
+  },
 ] as const satisfies readonly DefectSpec[];
