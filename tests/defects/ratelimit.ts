@@ -3,7 +3,7 @@ import { validBearerKey } from '../../server/auth.js';
 import { admissionOf, removeRateLimitHeaders, secondsUntilReset } from '../../server/gate.js';
 import { text, withHeaders, withoutHeader } from '../../server/responses.js';
 import { operationOf } from '../../server/routes.js';
-import type { Context, SeamOverride } from '../../server/seams.js';
+import type { Context, Overrides, SeamOverride } from '../../server/seams.js';
 import type { DefectSpec } from './spec.js';
 
 // Under rate-enforced-below-limit, how far below X-RateLimit-Limit the gateway refuses.
@@ -13,9 +13,12 @@ const GATEWAY_LIMIT_SHORTFALL = 5;
 const UTC_PLUS_ONE_MS = 3_600_000;
 // A burst window of 5 s behind a Retry-After written for a minute's.
 const BURST_WINDOW = { limit: 30, windowMs: 5_000 };
-// Each server's count of each route's requests in a window, by bucket, route and window end; and what each request was told.
-const ROUTE_COUNTS = new WeakMap<Context, Map<string, number>>();
-const ROUTE_REMAINING = new WeakMap<FastifyRequest, number>();
+// 60 in 10 s: a rise of one between two requests a few ms apart is more than such a window restores meanwhile (the
+// harness's window for the rate-limit checks alone, 30 in 1.5 s, restores one every 50 ms), and a wait for it is short.
+const MINUTE_LIKE_WINDOW = { limit: 60, windowMs: 10_000 };
+// Each server's counts kept apart (countedApart), by bucket, part and window end; and what each request was told.
+const APART_COUNTS = new WeakMap<Context, Map<string, number>>();
+const APART_REMAINING = new WeakMap<FastifyRequest, number>();
 // A host in Tokyo: naive datetime.utcnow().timestamp() reads UTC wall time as local time, nine hours early.
 const TOKYO_OFFSET_S = 9 * 3_600;
 
@@ -24,6 +27,38 @@ function rateLimitHeadersLeftOff(leftOff: (request: FastifyRequest, reply: Fasti
   return (request, reply, payload, reference, server) => {
     if (leftOff(request, reply, server)) removeRateLimitHeaders(reply);
     return reference(request, reply, payload);
+  };
+}
+
+/**
+ * Overrides for a limiter whose counts are kept apart, one count per part of the server (`partOf` names a request's:
+ * its route, say), all in the key's window as the shared limiter keeps it: a part's count alone
+ * decides its 429 and the X-RateLimit-Remaining its answers carry.
+ */
+function countedApart(partOf: (request: FastifyRequest, server: Context) => string): Overrides {
+  return {
+    limiterPolicy: (reference) => ({ ...reference(), enforce: false }),
+    authenticate: (request, operation, reference, server) => {
+      const admission = admissionOf(request);
+      if (!admission) return reference(request, operation);
+      const bucket = server.seams.rateLimitBucket(request, validBearerKey(request.headers.authorization, server.seams.acceptedKeys()));
+      const counts = APART_COUNTS.get(server) ?? new Map<string, number>();
+      APART_COUNTS.set(server, counts);
+      const window = `${bucket} ${partOf(request, server)} ${admission.resetAtMs}`;
+      const count = counts.get(window) ?? 0;
+      if (count >= admission.limit) {
+        APART_REMAINING.set(request, 0);
+        return server.seams.tooManyRequests({ ...admission, verdict: 'limited', remaining: 0 });
+      }
+      counts.set(window, count + 1);
+      APART_REMAINING.set(request, admission.limit - count - 1);
+      return reference(request, operation);
+    },
+    outgoing: (request, reply, payload, reference) => {
+      const remaining = APART_REMAINING.get(request);
+      if (remaining !== undefined && reply.hasHeader('x-ratelimit-remaining')) reply.header('x-ratelimit-remaining', String(remaining));
+      return reference(request, reply, payload);
+    },
   };
 }
 
@@ -329,34 +364,8 @@ export const RATELIMIT_DEFECTS = [
     area: 'ratelimit',
     description: 'mounts a limiter instance per router (router.use(rateLimit(...)) in each, express-rate-limit\'s MemoryStores all resetting together): each counts only its own routes, so X-RateLimit-Remaining on /pets/{petId} or /store/orders knows nothing of the key\'s requests to /pets, and rises between them',
     rules: ['RATE-04', 'RATE-15'],
-    // 60 in 10 s: a rise of one between two requests a few ms apart is more than such a window restores meanwhile (the
-    // harness's window for the rate-limit checks alone, 30 in 1.5 s, restores one every 50 ms), and the wait for it short.
-    options: { rateLimit: { limit: 60, windowMs: 10_000 } },
-    overrides: {
-      // The window is the key's, as the shared limiter keeps it; the count is the route's.
-      limiterPolicy: (reference) => ({ ...reference(), enforce: false }),
-      authenticate: (request, operation, reference, server) => {
-        const admission = admissionOf(request);
-        if (!admission) return reference(request, operation);
-        const bucket = server.seams.rateLimitBucket(request, validBearerKey(request.headers.authorization, server.seams.acceptedKeys()));
-        const counts = ROUTE_COUNTS.get(server) ?? new Map<string, number>();
-        ROUTE_COUNTS.set(server, counts);
-        const window = `${bucket} ${request.routeOptions.url ?? 'unrouted'} ${admission.resetAtMs}`;
-        const count = counts.get(window) ?? 0;
-        if (count >= admission.limit) {
-          ROUTE_REMAINING.set(request, 0);
-          return server.seams.tooManyRequests({ ...admission, verdict: 'limited', remaining: 0 });
-        }
-        counts.set(window, count + 1);
-        ROUTE_REMAINING.set(request, admission.limit - count - 1);
-        return reference(request, operation);
-      },
-      outgoing: (request, reply, payload, reference) => {
-        const remaining = ROUTE_REMAINING.get(request);
-        if (remaining !== undefined && reply.hasHeader('x-ratelimit-remaining')) reply.header('x-ratelimit-remaining', String(remaining));
-        return reference(request, reply, payload);
-      },
-    },
+    options: { rateLimit: MINUTE_LIKE_WINDOW },
+    overrides: countedApart((request) => request.routeOptions.url ?? 'unrouted'),
   },
   {
     id: 'rate-headers-doubled-by-gateway',
