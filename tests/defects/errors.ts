@@ -345,4 +345,22 @@ export const ERRORS_DEFECTS = [
       },
     },
   },
+  {
+    id: 'servlet-writer-latin1',
+    area: 'errors',
+    description: 'writes JSON through a servlet\'s getWriter() after setContentType("application/json") with no charset, so the container encodes it in ISO-8859-1: ü goes out as the byte 0xFC, which is no UTF-8, and a character beyond Latin-1 as ?',
+    // The 201 of a name with ü is no JSON, so it shows no id either (CREATE-04, CREATE-05).
+    rules: ['ERR-05', 'CREATE-03', 'CREATE-04', 'CREATE-05', 'CREATE-19', 'FUZZ-03'],
+    byChance: ['FUZZ-02'],
+    alsoMetIn: ['creating'],
+    overrides: {
+      outgoing: (request, reply, payload, reference) => {
+        const sent = reference(request, reply, payload);
+        if (!(typeof sent === 'string' || Buffer.isBuffer(sent)) || !/^application\/json\b/i.test(String(reply.getHeader('content-type') ?? ''))) return sent;
+        // ISO-8859-1 has a byte for U+0000..U+00FF and writes ? for every other character.
+        reply.header('content-type', 'application/json;charset=ISO-8859-1');
+        return Buffer.from(sent.toString('utf8').replace(/[^\u0000-\u00ff]/gu, '?'), 'latin1');
+      },
+    },
+  },
 ] as const satisfies readonly DefectSpec[];
