@@ -1,5 +1,5 @@
 // npm run bench: what a certification costs, in wall time and in requests, on loopback and against a target
-// 100 ms and 250 ms away. Prints a table, writes reports/bench.json.
+// 100 ms and 250 ms away. Prints a table, writes bench-results/bench.json.
 // Figures, not assertions: the machine's load decides the numbers, so nothing here fails on a slow run.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -206,7 +206,8 @@ async function main(): Promise<void> {
   ];
   const width = Math.max(...rows.map(([name]) => name.length));
   console.log(rows.map(([name, value]) => `${name.padEnd(width)}  ${value}`).join('\n'));
-  const out = packagePath('reports');
+  // Beside the report folder, not in it: a run refuses a folder that holds files it did not write.
+  const out = packagePath('bench-results');
   mkdirSync(out, { recursive: true });
   writeFileSync(join(out, 'bench.json'), `${JSON.stringify(figures, null, 2)}\n`);
   console.log(`\nwritten: ${join(out, 'bench.json')}`);

@@ -7,6 +7,7 @@ import { failedInvocation } from './failure.js';
 import { resolveRunOptions, UsageError } from './resolve-options.js';
 import { TOOL } from './tool.js';
 import { cancelledExitCode } from './policy/verdict.js';
+import { jsonText } from './reports/safe-text.js';
 
 // `petstore-conformance … | head` closes stdout early: that is the reader's choice, not a crash.
 for (const stream of [process.stdout, process.stderr]) {
@@ -55,7 +56,7 @@ async function main(argv: string[]): Promise<number> {
   const { certify } = await import('./run.js');
   cancelOnSignals(cancellation, out);
   const result = await certify(options);
-  if (json) process.stdout.write(`${result.redactor.redact(stringifyJson(result.report, 2))}\n`);
+  if (json) process.stdout.write(`${jsonText(result.redactor.redact(stringifyJson(result.report, 2)))}\n`);
   return result.exitCode;
 }
 
@@ -66,12 +67,13 @@ recorded exchanges (exchanges.har) offline, the recorded answers standing in for
 every rule's status and the verdict with report.json. Nothing is sent.
 
 Exit codes:
-  0  every hash matches and the verdict follows from the recorded exchanges
-     (with a newer suite version: the rules whose status changed are listed)
+  0  every hash matches and the verdict follows from the recorded exchanges (a cancelled run: from
+     the rules it finished; a run of an older suite version: the rules whose status changed are listed)
   1  a file was altered, or the verdict does not follow from the evidence (the first difference is named)
   2  bad usage, or a folder verify refuses to read: no such folder, no manifest.json in it, a file
      that is not a regular file directly in the folder (a symlink, a path that leaves it), a file
-     larger than verify reads, or recorded options the CLI itself would refuse
+     larger than verify reads, recorded options the CLI itself would refuse, or a suite version
+     newer than this one (or no version at all)
 `;
 
 /** `petstore-conformance verify <report-dir>`: the one-line statement on stdout, or the first difference on stderr. */

@@ -147,8 +147,21 @@ export function possibleKeys(argv: readonly string[], env: NodeJS.ProcessEnv): s
   argv.forEach((arg, i) => {
     if (arg === '--api-key' && argv[i + 1] !== undefined) keys.push(argv[i + 1]!);
     else if (arg.startsWith('--api-key=')) keys.push(arg.slice('--api-key='.length));
+    else if (arg === '--base-url' && argv[i + 1] !== undefined) keys.push(...urlPasswords(argv[i + 1]!));
+    else if (arg.startsWith('--base-url=')) keys.push(...urlPasswords(arg.slice('--base-url='.length)));
   });
   return [...keys, ...proxyPasswords(env)];
+}
+
+/** The password a URL carries (`user:password@`), as written and decoded, even when the URL is too malformed to parse. */
+function urlPasswords(text: string): string[] {
+  const password = /:([^/\s@:]+)@/.exec(text)?.[1];
+  if (!password) return [];
+  try {
+    return [password, decodeURIComponent(password)];
+  } catch {
+    return [password];
+  }
 }
 
 function proxyPasswords(env: NodeJS.ProcessEnv): string[] {

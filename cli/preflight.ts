@@ -2,7 +2,7 @@ import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { connect as connectTcp, isIP, type Socket } from 'node:net';
 import { connect as connectTls } from 'node:tls';
-import { readFileSync } from 'node:fs';
+import { readCaFile } from '../helpers/bounded-file.js';
 import { proxyAuthorizationOf, proxyRefusal, type ProxyRoute } from '../helpers/http/proxy.js';
 import { TargetUnreachable } from './failure.js';
 
@@ -67,7 +67,7 @@ function openTunnel(target: URL, proxy: ProxyRoute, timeoutMs: number): Promise<
 function shakeHandsThrough(tunnel: Socket, target: URL, proxy: ProxyRoute, timeoutMs: number, caFile: string | undefined): Promise<void> {
   const host = target.hostname.replace(/^\[|\]$/g, '');
   return new Promise<void>((resolve, reject) => {
-    const socket = connectTls({ socket: tunnel, servername: isIP(host) ? undefined : host, ca: caFile ? readFileSync(caFile) : undefined, ALPNProtocols: ['http/1.1'] });
+    const socket = connectTls({ socket: tunnel, servername: isIP(host) ? undefined : host, ca: caFile ? readCaFile(caFile) : undefined, ALPNProtocols: ['http/1.1'] });
     const deadline = setTimeout(() => fail(`no TLS handshake within ${timeoutMs} ms (--timeout)`), timeoutMs);
     const fail = (message: string) => {
       clearTimeout(deadline);
@@ -77,7 +77,7 @@ function shakeHandsThrough(tunnel: Socket, target: URL, proxy: ProxyRoute, timeo
     socket.once('error', (error: NodeJS.ErrnoException) => fail(reachabilityMessage(error)));
     socket.once('secureConnect', () => {
       clearTimeout(deadline);
-      socket.end();
+      socket.destroy();
       resolve();
     });
   });
@@ -90,7 +90,7 @@ async function assertConnects(url: URL, timeoutMs: number, caFile: string | unde
   await new Promise<void>((resolve, reject) => {
     const socket = secure
       // SNI carries host names only (RFC 6066): an IP address as servername earns a deprecation warning.
-      ? connectTls({ host, port, servername: isIP(host) ? undefined : host, ca: caFile ? readFileSync(caFile) : undefined, ALPNProtocols: ['http/1.1'] })
+      ? connectTls({ host, port, servername: isIP(host) ? undefined : host, ca: caFile ? readCaFile(caFile) : undefined, ALPNProtocols: ['http/1.1'] })
       : connectTcp({ host, port });
     // A timer of its own, not socket.setTimeout: that one is idle-based and does not run while the
     // host name is still being looked up, so a stalled resolver would outlast --timeout.
@@ -101,9 +101,11 @@ async function assertConnects(url: URL, timeoutMs: number, caFile: string | unde
       reject(new TargetUnreachable(`cannot reach ${what}: ${message}`));
     };
     socket.once('error', (error: NodeJS.ErrnoException) => fail(reachabilityMessage(error)));
+    // Destroyed, not ended: end() only half-closes, and waits for the target's end, which a target that
+    // never reads never sends; the socket would then hold the process open after the run.
     socket.once(secure ? 'secureConnect' : 'connect', () => {
       clearTimeout(deadline);
-      socket.end();
+      socket.destroy();
       resolve();
     });
   });

@@ -1,17 +1,18 @@
 import { randomBytes, randomInt } from 'node:crypto';
-import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync, type Stats } from 'node:fs';
+import { mkdirSync, rmSync, statSync, writeFileSync, type Stats } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
+import { readCaFile, UnreadableFile } from '../helpers/bounded-file.js';
 import { activeRules, loadCatalog } from '../helpers/spec/catalog.js';
 import { AREA_ORDER } from '../helpers/spec/facts.js';
 import type { CheckSettings } from '../helpers/run-config.js';
 import type { Report } from './reports/report.js';
 import { BaselineError, checkBaselineTarget, readBaselineFile, type Baseline } from './policy/baseline.js';
 import { REPORTER_NAMES, type ReporterName } from './reports/names.js';
+import { fieldValueProblem, vocabularyProblem } from './secret-check.js';
+import { UsageError } from './usage-error.js';
+import { foreignEntries, foreignEntriesReason } from './reports/report-folder.js';
 
-/** Bad usage or configuration: one clear line, exit code 2, nothing sent to the target. */
-export class UsageError extends Error {
-  override name = 'UsageError';
-}
+export { UsageError } from './usage-error.js';
 
 /** Every option of a run, resolved: defaults filled in, each value checked. */
 export interface RunOptions extends CheckSettings {
@@ -120,6 +121,7 @@ export function resolveRunOptions(given: GivenOptions, env: NodeJS.ProcessEnv): 
   })) as Pick<RunOptions, IntegerOption>;
   const flags = Object.fromEntries(FLAGS.map((name) => [name, flag(value[name] ?? DEFAULT_OPTIONS[name], name)])) as Pick<RunOptions, (typeof FLAGS)[number]>;
   const apiKey = optionalString(value.apiKey, '--api-key') ?? (env.PETSTORE_API_KEY || undefined);
+  if (apiKey !== undefined) checkSecret(apiKey, value.apiKey !== undefined ? '--api-key' : 'PETSTORE_API_KEY');
   const baseUrl = value.baseUrl === undefined ? undefined : checkBaseUrl(optionalString(value.baseUrl, '--base-url')!);
   if (baseUrl !== undefined && !apiKey) throw new UsageError('no API key: set PETSTORE_API_KEY (recommended) or pass --api-key');
   const only = ruleNames(value.only, '--only');
@@ -141,7 +143,12 @@ export function resolveRunOptions(given: GivenOptions, env: NodeJS.ProcessEnv): 
   };
   // Last: the one check that leaves a trace (the folder it creates).
   const reportDir = optionalString(value.reportDir, '--report-dir') ?? DEFAULT_OPTIONS.reportDir;
+  // An empty name once meant the current folder, and the reports replaced whatever of the same name was there.
+  if (reportDir.trim() === '') throw new UsageError('--report-dir is empty: name the folder the reports go to, e.g. --report-dir reports');
   ensureWritable(reportDir);
+  // The baselines a run reads or writes may live beside its reports: they are the person's, and stay theirs.
+  const foreign = foreignEntries(resolve(reportDir), [baselineFile, writeBaseline].filter((file): file is string => file !== undefined));
+  if (foreign.length > 0) throw new UsageError(foreignEntriesReason(reportDir, foreign));
   return {
     ...DEFAULT_OPTIONS,
     ...flags,
@@ -149,6 +156,12 @@ export function resolveRunOptions(given: GivenOptions, env: NodeJS.ProcessEnv): 
     baseUrl, apiKey, only, skip, caFile, reportDir, writeBaseline, reporters, baseline, today,
     ...hooks,
   };
+}
+
+/** The key is checked as the header it becomes, before anything is sent: the HTTP client would refuse it on every request. */
+function checkSecret(secret: string, name: string): void {
+  const problem = fieldValueProblem(secret, name) ?? vocabularyProblem(secret, name);
+  if (problem) throw new UsageError(problem);
 }
 
 /** A caller's hooks are checked here too: a print that is not a function would only break the run at its first line. */
@@ -244,14 +257,15 @@ function baselineOption(file: string, mode: 'read' | 'write' = 'read'): Baseline
 /** The base URL, normalised (no trailing slash). */
 function checkBaseUrl(text: string): string {
   let url: URL;
+  const shown = withoutCredentials(text);
   try {
     url = new URL(text);
   } catch {
-    throw new UsageError(`--base-url "${text}" is not a URL; give the full address, e.g. https://staging.example.com/v1`);
+    throw new UsageError(`--base-url "${shown}" is not a URL; give the full address, e.g. https://staging.example.com/v1`);
   }
   // "localhost:8080/v1" parses as the scheme "localhost:": name the missing scheme, not a strange one.
   if (!text.includes('://')) {
-    throw new UsageError(`--base-url "${text}" has no http:// or https:// in front; give the full address, e.g. http://${text}`);
+    throw new UsageError(`--base-url "${shown}" has no http:// or https:// in front; give the full address, e.g. http://${shown}`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw new UsageError(`--base-url must use http or https, not ${url.protocol.replace(/:$/, '')}; give the server's http:// or https:// address`);
@@ -259,6 +273,14 @@ function checkBaseUrl(text: string): string {
   if (url.search || url.hash) throw new UsageError('--base-url must not carry a query or fragment; give the base address, e.g. https://staging.example.com/v1');
   if (url.username || url.password) throw new UsageError('--base-url must not carry credentials; pass the key with PETSTORE_API_KEY');
   return url.toString().replace(/\/+$/, '');
+}
+
+/**
+ * The URL as a message may show it: whatever stands before an `@` in its first segment (`user:password@`) is
+ * left out, so that a URL too malformed to parse still never shows its password.
+ */
+export function withoutCredentials(text: string): string {
+  return text.replace(/[^/\s@]*@/, '…@');
 }
 
 function checkRuleNames(names: string[]): void {
@@ -273,10 +295,10 @@ function checkRuleNames(names: string[]): void {
 function checkCaFile(path: string): void {
   let text: string;
   try {
-    text = readFileSync(path, 'utf8');
+    text = readCaFile(path).toString('utf8');
   } catch (error) {
-    const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as NodeJS.ErrnoException).code ?? 'unreadable';
-    throw new UsageError(`cannot read --ca-file ${path} (${reason}): give the PEM file of the CA that signed the target's certificate`);
+    if (!(error instanceof UnreadableFile)) throw error;
+    throw new UsageError(`cannot read --ca-file ${path} (${error.reason}): give the PEM file of the CA that signed the target's certificate`);
   }
   if (!text.includes('-----BEGIN CERTIFICATE-----')) {
     throw new UsageError(`--ca-file ${path} holds no PEM certificate (-----BEGIN CERTIFICATE-----): give the CA certificate in PEM form`);

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { activeRules, deselectionReason, type Rule } from '../helpers/spec/catalog.js';
 import { SPEC_VERSION } from '../helpers/spec/facts.js';
@@ -10,10 +10,10 @@ import { toEvidence } from '../helpers/judge/outcome.js';
 import type { CheckSettings, RunConfig } from '../helpers/run-config.js';
 import { assertReachable } from './preflight.js';
 import { countsOf, distinctCreated, requestsByArea, ruleResults, withoutUnjudged, type Report } from './reports/report.js';
-import { baselineLines, failingRules, formatBaseline } from './policy/baseline.js';
+import { baselineLines, failingRules, formatBaseline, writeBaselineFile } from './policy/baseline.js';
 import { writeReportFiles } from './reports/write.js';
 import type { RunOptions } from './resolve-options.js';
-import { writeManifest } from './reports/manifest.js';
+import { ReportFolderLock } from './reports/report-folder.js';
 import type { RunningReferenceServer } from '../server/reference-server.js';
 import { runSuites } from '../helpers/engine/engine.js';
 import { RunContext } from '../helpers/run-context.js';
@@ -22,6 +22,7 @@ import { SUITES } from '../suites/index.js';
 import { RunRecord } from './run-record.js';
 import { TOOL } from './tool.js';
 import { LogRouter, summaryText } from './terminal.js';
+import { terminalText } from './reports/safe-text.js';
 import { judgeRun } from './policy/verdict.js';
 
 export interface RunResult {
@@ -42,8 +43,9 @@ export interface RunResult {
 export async function certify(options: RunOptions): Promise<RunResult> {
   // The run's own: it redacts this run's secrets, and nothing of a run before it in the same process.
   const redactor = new Redactor([options.apiKey]);
-  const print = (line: string) => options.print?.(redactor.redact(line));
-  const status = options.status && ((line: string | undefined) => options.status!(line === undefined ? undefined : redactor.redact(line)));
+  // Every line passes through the run's redactor, then is made inert for a terminal or a CI log: it may hold a target's bytes.
+  const print = (line: string) => options.print?.(terminalText(redactor.redact(line)));
+  const status = options.status && ((line: string | undefined) => options.status!(line === undefined ? undefined : terminalText(redactor.redact(line))));
   const replay = options.replay;
   const startedAt = replay ? new Date(replay.startedAt) : new Date();
   const runId = replay?.runId ?? `${startedAt.toISOString().replace(/[-:]/g, '').slice(0, 15)}-${randomBytes(3).toString('hex')}`;
@@ -71,7 +73,10 @@ export async function certify(options: RunOptions): Promise<RunResult> {
   const proxySecret = proxyPassword(proxy);
   if (proxySecret) redactor.add(proxySecret);
   if (proxy) print(`Through the proxy ${proxy.shown} (HTTP_PROXY/HTTPS_PROXY; NO_PROXY does not exempt this target)`);
+  // Held until the reports are written: a second run on this folder is refused rather than mixed with this one.
+  let folderLock: ReportFolderLock | undefined;
   try {
+    folderLock = ReportFolderLock.take(reportDir, runId);
     if (!replay) await assertReachable(baseUrl, options.timeoutMs, options.caFile, proxy);
     const today = options.today ?? new Date().toISOString().slice(0, 10);
     const config = runConfigOf(options, {
@@ -124,13 +129,11 @@ export async function certify(options: RunOptions): Promise<RunResult> {
       ...(baseline ? { baseline } : {}),
       rules,
     };
-    const written = writeReportFiles(report, exchanges, reportDir, options.reporters, redactor);
-    // Last, so that it can vouch for every other file the run wrote.
-    writeManifest(report, today, written, reportDir, redactor);
+    writeReportFiles(report, exchanges, reportDir, options.reporters, redactor, today);
     const unmatched = replay ? [...record.unmatched] : undefined;
     // A run that judged nothing knows no failures: an empty baseline written from it would tolerate nothing later.
     const writeBaseline = diagnosis ? undefined : options.writeBaseline;
-    if (writeBaseline) writeFileSync(writeBaseline, redactor.redact(formatBaseline(report, options.baseline)));
+    if (writeBaseline) writeBaselineFile(writeBaseline, redactor.redact(formatBaseline(report, options.baseline)));
     print(summaryText(report));
     if (baseline) print(`\n${baselineLines(baseline).join('\n')}`);
     if (writeBaseline) print(`\nBaseline written to ${writeBaseline}: ${failingRules(report).length} rule(s) that fail this run`);
@@ -138,6 +141,7 @@ export async function certify(options: RunOptions): Promise<RunResult> {
     print(`\nReports: ${reportDir}`);
     return { report, exitCode: report.exitCode, reportDir, redactor, ...(unmatched ? { unmatched } : {}) };
   } finally {
+    folderLock?.release();
     await embedded?.close();
   }
 }

@@ -1,13 +1,15 @@
 import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { parseJson, type Json } from '../helpers/json.js';
+import { parseOwnJson, type Json } from '../helpers/json.js';
 import type { Report, RuleResult } from './reports/report.js';
 import { NotAReportFolder, readFileInFolder } from './reports/folder-reader.js';
 import { MANIFEST_FILE, sha256OfBytes, type Manifest } from './reports/manifest.js';
 import { resolveRunOptions, UsageError, type GivenOptions } from './resolve-options.js';
 import { certify } from './run.js';
 import { TOOL } from './tool.js';
+import { judgeRun } from './policy/verdict.js';
+import { gt, valid } from 'semver';
 
 export { NotAReportFolder } from './reports/folder-reader.js';
 
@@ -22,10 +24,12 @@ export interface Verification {
 
 /**
  * The most verify reads of one file of the folder. The manifest lists a handful of files; report.json and
- * exchanges.har of the largest runs measure a few tens of MB (bodies are capped by --max-response-bytes).
+ * exchanges.har of a whole run measure a few tens of MB (a record keeps 16 KiB of a body, and its strings of
+ * 4 KiB). A recording past the cap is refused, not read: it would take a gigabyte to re-judge (a string of
+ * 512 MB is more than V8 holds at all).
  */
 const MAX_MANIFEST_BYTES = 1024 * 1024;
-const MAX_FILE_BYTES = 512 * 1024 * 1024;
+const MAX_FILE_BYTES = 256 * 1024 * 1024;
 /** More files than any run writes (one per reporter): a longer list is not a manifest of a run. */
 const MAX_MANIFEST_FILES = 32;
 
@@ -49,14 +53,32 @@ export async function verifyReportFolder(folder: string): Promise<Verification> 
   const mismatch = manifestMismatch(manifest, report);
   if (mismatch) return failed(mismatch);
   const hashes = `${manifest.files.length} files match ${MANIFEST_FILE}`;
-  if (report.cancelled) {
-    return { ok: true, changed: [], line: `verified: ${hashes}; the run was cancelled (${report.cancelled}, verdict incomplete), so its rules were not re-judged` };
-  }
+  // Nothing the folder says switches the re-judgment off: a cancelled run is re-judged for the rules it finished,
+  // and a version is judged by this one unless it is newer (refused here) or no version at all.
+  checkRecordedVersion(report.tool.version);
   if (!manifest.files.some((file) => file.file === 'exchanges.har')) {
     return failed(`cannot re-judge: the run wrote no exchanges.har (its --reporter left it out), so the verdict cannot be checked against the evidence`);
   }
-  const rejudged = await rejudge(files.get('exchanges.har')!, manifest, report);
+  const har = files.get('exchanges.har')!;
+  const recordedCancellation = checkHar(har);
+  if (recordedCancellation !== report.cancelled) {
+    return failed(report.cancelled
+      ? `report.json says the run was cancelled (${report.cancelled}), exchanges.har does not: the folder does not describe one run`
+      : `exchanges.har says the run was cancelled (${String(recordedCancellation)}), report.json does not: the folder does not describe one run`);
+  }
+  const rejudged = await rejudge(har, manifest, report);
   return compare(report, rejudged.report, rejudged.unmatched, hashes);
+}
+
+/**
+ * The suite version report.json names: one this suite can judge for. A version that is none (`banana`) is no
+ * report of a run; a newer one may hold rules and checks this one does not know, and is verified with it.
+ */
+function checkRecordedVersion(version: string): void {
+  if (valid(version) === null) throw new NotAReportFolder(`report.json names ${TOOL.name} ${JSON.stringify(version)}, which is no version of it: the folder is no report of a run`);
+  if (gt(version, TOOL.version)) {
+    throw new NotAReportFolder(`report.json was written by ${TOOL.name} ${version}, newer than this ${TOOL.version}, which cannot judge for it: verify it with npx ${TOOL.name}@${version} verify`);
+  }
 }
 
 /** The folder, resolved: one that does not exist is named as such, before anything is looked for in it. */
@@ -77,7 +99,7 @@ function readManifest(dir: string): Manifest {
   if (!bytes) throw new NotAReportFolder(`${dir} holds no ${MANIFEST_FILE}: give the folder a run wrote its reports to (--report-dir)`);
   let manifest: Json;
   try {
-    manifest = parseJson(bytes.toString('utf8'));
+    manifest = parseOwnJson(bytes.toString('utf8'));
   } catch (error) {
     throw new NotAReportFolder(`${join(dir, MANIFEST_FILE)} is not JSON (${(error as Error).message})`);
   }
@@ -118,7 +140,7 @@ function firstAlteredFile(dir: string, manifest: Manifest, files: Map<string, Bu
 function readReport(bytes: Buffer): Report {
   let report: Json;
   try {
-    report = parseJson(bytes.toString('utf8'));
+    report = parseOwnJson(bytes.toString('utf8'));
   } catch (error) {
     throw new NotAReportFolder(`report.json is not JSON (${(error as Error).message})`);
   }
@@ -194,42 +216,59 @@ function recordedOptions(given: GivenOptions): ReturnType<typeof resolveRunOptio
   }
 }
 
-/** exchanges.har as the replay reads it: JSON with a list of entries. */
-function checkHar(har: Buffer): void {
+/** exchanges.har as the replay reads it: JSON with a list of entries. Returns the signal that cancelled the run it recorded, if one did. */
+function checkHar(har: Buffer): string | undefined {
   let parsed: Json;
   try {
-    parsed = parseJson(har.toString('utf8'));
+    parsed = parseOwnJson(har.toString('utf8'));
   } catch (error) {
     throw new NotAReportFolder(`exchanges.har is not JSON (${(error as Error).message})`);
   }
   if (!isObject(parsed) || !isObject(parsed.log) || !Array.isArray(parsed.log.entries)) throw new NotAReportFolder('exchanges.har is not a HAR: it holds no log.entries');
+  const cancelled = parsed.log._cancelled;
+  return typeof cancelled === 'string' ? cancelled : undefined;
 }
 
+/**
+ * Every rule's status and the verdict, as the re-judgment gives them, against report.json's: the verdict stated is
+ * always the re-judgment's. A cancelled run is held to the rules it finished (those it did not reach are skipped
+ * in both, or judge in the re-judgment what the run never came to), and its verdict is what a cancelled run's is.
+ */
 function compare(recorded: Report, rejudged: Report, unmatched: readonly string[], hashes: string): Verification {
   const byId = new Map(rejudged.rules.map((rule) => [rule.id, rule]));
-  const changes = recorded.rules.flatMap((rule) => {
+  const judged = recorded.cancelled ? recorded.rules.filter((rule) => !notReached(rule)) : recorded.rules;
+  const changes = judged.flatMap((rule) => {
     const now = byId.get(rule.id);
     return now?.status === rule.status ? [] : [changeLine(rule, now)];
   });
   const added = rejudged.rules.filter((rule) => !recorded.rules.some((old) => old.id === rule.id)).map((rule) => `${rule.id}: not in report.json, ${rule.status} now`);
-  const newer = recorded.tool.version !== TOOL.version;
-  if (newer) {
-    // A newer suite may judge the same evidence differently; that is the answer a person upgrading wants.
+  const { verdict } = judgeRun({
+    rules: rejudged.rules, strict: recorded.options.strict === true, suiteErrors: rejudged.suiteErrors, diagnosis: rejudged.diagnosis, cancelledBy: recorded.cancelled,
+  });
+  if (recorded.tool.version !== TOOL.version) {
+    // An older run judged again by this suite: it may judge the same evidence otherwise (README, Suite versions), and
+    // a team upgrading wants the list; the verdict it states is this suite's, and must be the one the folder claims.
     const all = [...changes, ...added];
-    return {
-      ok: true,
-      changed: all,
-      line: `verified: ${hashes}; re-judged offline with ${TOOL.name} ${TOOL.version} (the run used ${recorded.tool.version}): ${all.length === 0 ? 'no rule changed' : `${all.length} rule(s) changed`}, verdict ${rejudged.verdict} (recorded ${recorded.verdict})${unmatched.length > 0 ? `; ${unmatched.length} request(s) of the newer checks had no recorded answer` : ''}`,
-    };
+    const line = `re-judged offline with ${TOOL.name} ${TOOL.version} (the run used ${recorded.tool.version}): ${all.length === 0 ? 'no rule changed' : `${all.length} rule(s) changed`}, verdict ${verdict}${unmatched.length > 0 ? `; ${unmatched.length} request(s) of the newer checks had no recorded answer` : ''}`;
+    if (verdict !== recorded.verdict) return { ok: false, changed: all, line: `not verified: ${line}, where report.json says ${recorded.verdict}` };
+    return { ok: true, changed: all, line: `verified: ${hashes}; ${line} (recorded ${recorded.verdict})` };
   }
   if (changes.length > 0 || added.length > 0) return failed(`the verdict does not follow from the recorded exchanges: ${[...changes, ...added][0]}`);
-  if (rejudged.verdict !== recorded.verdict) return failed(`the verdict does not follow from the recorded exchanges: report.json says ${recorded.verdict}, the rules it reports give ${rejudged.verdict}`);
+  if (verdict !== recorded.verdict) return failed(`the verdict does not follow from the recorded exchanges: report.json says ${recorded.verdict}, the rules it reports give ${verdict}`);
   if (unmatched.length > 0) return failed(`the recorded exchanges hold no answer to ${unmatched[0]}, which the re-judgment sent: the recording is incomplete or was altered`);
+  const rules = recorded.cancelled
+    ? `the ${judged.length} rules the run finished before it was cancelled (${recorded.cancelled})`
+    : `all ${recorded.rules.length} rules`;
   return {
     ok: true,
     changed: [],
-    line: `verified: ${hashes}; the ${rejudged.requests.total} recorded exchanges, re-judged offline by ${TOOL.name} ${TOOL.version}, give the same status for all ${recorded.rules.length} rules and the verdict ${recorded.verdict} (run ${recorded.runId})`,
+    line: `verified: ${hashes}; the ${rejudged.requests.total} recorded exchanges, re-judged offline by ${TOOL.name} ${TOOL.version}, give the same status for ${rules} and the verdict ${verdict} (run ${recorded.runId})`,
   };
+}
+
+/** A rule a cancelled run did not come to: skipped for the cancellation (helpers/http/cancellation.ts words it). */
+function notReached(rule: RuleResult): boolean {
+  return rule.status === 'skipped' && /^the run was cancelled \(.*\) before this rule was judged$/.test(rule.message ?? '');
 }
 
 function changeLine(rule: RuleResult, now: RuleResult | undefined): string {

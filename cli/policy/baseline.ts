@@ -1,5 +1,7 @@
-import { existsSync, readFileSync, statSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { existsSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
+import { notARegularFile, readBoundedFile, UnreadableFile } from '../../helpers/bounded-file.js';
 import type { Rule } from '../../helpers/spec/catalog.js';
 import { failsTheRun, isFailing } from '../../helpers/judge/outcome-meaning.js';
 import type { BaselineJudgement, Report, RuleResult } from '../reports/report.js';
@@ -37,26 +39,49 @@ export const EXIT_BASELINE_STALE = 5;
 
 const RULE_ID = /^[A-Z][A-Z0-9]*-\d+$/;
 
-/** Reads --baseline FILE before anything is sent: a missing or malformed file is a usage error. */
+/** A list of rule IDs with comments: a few kilobytes; more is not a baseline. */
+const MAX_BASELINE_BYTES = 1024 * 1024;
+
+/** Reads --baseline FILE before anything is sent: a missing or malformed file, or one that is no regular file, is a usage error. */
 export function readBaselineFile(file: string, catalog: readonly Rule[]): Baseline {
   let text: string;
   try {
-    text = readFileSync(file, 'utf8');
+    text = readBoundedFile(file, MAX_BASELINE_BYTES, 'a baseline').toString('utf8');
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    const reason = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a folder' : code ?? 'unreadable';
-    throw new BaselineError(`cannot read baseline ${file} (${reason}): write one with --write-baseline ${file}`);
+    if (!(error instanceof UnreadableFile)) throw error;
+    const hint = error.problem === 'missing' ? `write one with --write-baseline ${file}` : 'name the baseline file, one rule ID per line';
+    throw new BaselineError(`cannot read baseline ${file} (${error.reason}): ${hint}`);
   }
   return parseBaseline(text, file, catalog);
 }
 
-/** --write-baseline FILE is written at the end of the run: a folder that does not exist is said before the run, not after it. */
+/**
+ * --write-baseline FILE is written at the end of the run: a folder that does not exist, or a FILE that is no
+ * regular file (a FIFO would hold the run's end forever, a device swallow the list), is said before the run.
+ */
 export function checkBaselineTarget(file: string): void {
   const folder = dirname(resolve(file));
   if (!existsSync(folder) || !statSync(folder).isDirectory()) {
     throw new BaselineError(`cannot write baseline ${file}: the folder ${folder} does not exist`);
   }
-  if (existsSync(file) && statSync(file).isDirectory()) throw new BaselineError(`cannot write baseline ${file}: it is a folder; name a file`);
+  const kind = notARegularFile(file);
+  if (kind) throw new BaselineError(`cannot write baseline ${file}: it is ${kind}, not a regular file; name a file`);
+}
+
+/**
+ * Writes the baseline beside FILE and renames it into place: a run killed while writing leaves the previous list
+ * whole, and a symbolic link at FILE is replaced, never followed.
+ */
+export function writeBaselineFile(file: string, text: string): void {
+  checkBaselineTarget(file);
+  const temporary = join(dirname(resolve(file)), `.${basename(file)}.${randomBytes(4).toString('hex')}.tmp`);
+  try {
+    writeFileSync(temporary, text, { flag: 'wx' });
+    renameSync(temporary, file);
+  } catch (error) {
+    rmSync(temporary, { force: true });
+    throw error;
+  }
 }
 
 /** Reads the text of a baseline file; every ID must be a rule the catalog checks. */

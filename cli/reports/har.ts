@@ -1,6 +1,7 @@
 import type { Entry, Har, Header, QueryString, Response } from 'har-format';
 import { STATUS_CODES } from 'node:http';
 import type { Exchange } from '../../helpers/http/exchange.js';
+import { stringifyJson } from '../../helpers/json.js';
 import type { Report } from './report.js';
 
 /**
@@ -15,13 +16,33 @@ export function toHar(report: Report, exchanges: readonly Exchange[]): Har {
       creator: { name: report.tool.name, version: report.tool.version },
       comment: `Run ${report.runId} against ${report.target.baseUrl}, Pet Store interface ${report.specVersion}`,
       entries: [...exchanges].sort((a, b) => a.seq - b.seq).map(entryOf),
-    },
+      // A cancelled run sent no request past the signal: its replay (verify) takes a request the recording holds no
+      // answer for as one the cancellation stopped, not as a target that did not answer.
+      ...(report.cancelled ? { _cancelled: report.cancelled } : {}),
+    } as Har['log'],
   };
 }
 
 // HAR lets a writer add fields whose names start with an underscore.
-// _jsonError and _truncated keep what the client concluded of the body, so `verify` can replay it as it was read.
-type RunEntry = Entry & { _seq: number; _sentAfter?: number; request: Entry['request'] & { _padBytes?: number }; response: Response & { _error?: string; _retried?: true; _jsonError?: string; _truncated?: boolean } };
+// _jsonError and _truncated keep what the client concluded of the body, so `verify` can replay it as it was read;
+// _json the body as the client kept it parsed, where content.text keeps only the start of a large one.
+type RunEntry = Entry & { _seq: number; _sentAfter?: number; request: Entry['request'] & { _padBytes?: number }; response: Response & { _error?: string; _retried?: true; _jsonError?: string; _truncated?: boolean; _json?: string; _bodyBytes?: number } };
+
+/**
+ * The same document as toHar's, written as stringifyJson(toHar(…), 2) writes it, one entry at a time: a run of a
+ * thousand large answers never holds its whole recording as one string (nor the four copies redacting and writing
+ * one made), only one entry's.
+ */
+export function* harChunks(report: Report, exchanges: readonly Exchange[]): Generator<string> {
+  // The document without its entries, cut where they go; each entry indented as the whole document would indent it.
+  const [before, after] = stringifyJson(toHar(report, []), 2).split('"entries": []');
+  yield `${before}"entries": [`;
+  const sorted = [...exchanges].sort((a, b) => a.seq - b.seq);
+  for (const [index, exchange] of sorted.entries()) {
+    yield `${index === 0 ? '' : ','}\n      ${stringifyJson(entryOf(exchange), 2).replace(/\n/g, '\n      ')}`;
+  }
+  yield `${sorted.length === 0 ? '' : '\n    '}]${after}`;
+}
 
 function entryOf(exchange: Exchange): RunEntry {
   const { request, response } = exchange;
@@ -62,6 +83,8 @@ function entryOf(exchange: Exchange): RunEntry {
         bodySize: Buffer.byteLength(response.rawBody),
         ...(response.jsonError === undefined ? {} : { _jsonError: response.jsonError }),
         ...(response.truncated ? { _truncated: true } : {}),
+        ...(response.bodyBytes === undefined ? {} : { _bodyBytes: response.bodyBytes }),
+        ...(response.bodyBytes !== undefined && response.json !== undefined ? { _json: stringifyJson(response.json) } : {}),
       }
       // HAR has no place for "no response"; status 0 with _error is what browsers write for a failed request.
       : {

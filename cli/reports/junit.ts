@@ -1,5 +1,6 @@
 import type { Report, RuleResult } from './report.js';
 import { isFailing, isOurBug, junitKind, type JunitKind } from '../../helpers/judge/outcome-meaning.js';
+import { MARKUP_MARKS, visibleControls, withoutWorkflowCommands } from './safe-text.js';
 
 /** JUnit XML for CI dashboards: one testcase per rule, <failure> for a violation, <error> for a check that could not run. */
 export function toJunit(report: Report): string {
@@ -55,8 +56,10 @@ function seconds(ms: number): string {
 }
 
 function escape(text: string): string {
-  // XML 1.0 forbids most control characters even escaped; a server's bytes can contain them.
-  return text
-    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g, '�')
+  // XML 1.0 forbids most control characters even escaped, and a CI log that prints the file acts on the rest:
+  // a server's bytes can hold both. Each is shown as a visible mark, and a workflow command is no longer one.
+  const xml = visibleControls(text)
+    .replace(/[\ufffe\uffff]/g, '�')
     .replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+  return withoutWorkflowCommands(xml, MARKUP_MARKS);
 }

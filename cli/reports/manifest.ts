@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { arch, release, platform } from 'node:os';
-import { basename, join } from 'node:path';
 import { stringifyJson } from '../../helpers/json.js';
 import type { Redactor } from '../../helpers/http/redact.js';
 import type { Report } from './report.js';
+import { jsonText } from './safe-text.js';
 
 export const MANIFEST_FILE = 'manifest.json';
 
@@ -45,8 +45,8 @@ export function sha256OfBytes(bytes: Buffer): string {
   return createHash('sha256').update(bytes).digest('hex');
 }
 
-/** Hashes the files just written and writes manifest.json beside them; returns its path. */
-export function writeManifest(report: Report, today: string, paths: readonly string[], dir: string, redactor: Redactor): string {
+/** manifest.json of the files a run writes, as its bytes: the hash of each, and what made the run's requests what they were. */
+export function manifestBytes(report: Report, today: string, files: readonly ManifestFile[], redactor: Redactor): Buffer {
   const manifest: Manifest = {
     tool: report.tool,
     specVersion: report.specVersion,
@@ -59,9 +59,7 @@ export function writeManifest(report: Report, today: string, paths: readonly str
     runtime: { node: process.version, os: `${platform()} ${release()} ${arch()}` },
     startedAt: report.startedAt,
     finishedAt: report.finishedAt,
-    files: paths.map((path) => ({ file: basename(path), sha256: sha256Of(path), bytes: readFileSync(path).length })),
+    files: [...files],
   };
-  const path = join(dir, MANIFEST_FILE);
-  writeFileSync(path, redactor.redact(stringifyJson(manifest, 2)));
-  return path;
+  return Buffer.from(jsonText(redactor.redact(stringifyJson(manifest, 2))));
 }

@@ -1,3 +1,5 @@
+import { MARKUP_MARKS, visibleControls, withoutWorkflowCommands } from './safe-text.js';
+
 /**
  * HTML built from a tagged template that escapes every interpolated value unless it is itself
  * markup made here. Report text includes a target's raw bytes, so escaping cannot be left to
@@ -32,20 +34,13 @@ function render(value: HtmlValue): string {
   return escapeText(String(value));
 }
 
-// C0 controls and bidirectional overrides are shown as visible symbols: a hostile response must not
-// be able to hide or reorder the text a reader judges it by.
-const INVISIBLE = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f\u202a-\u202e\u2066-\u2069]/g;
-
-/** Text safe in element content and in quoted attribute values. */
+/**
+ * Text safe in element content and in quoted attribute values. Control characters and bidirectional overrides
+ * are shown as visible symbols (cli/safe-text.ts): a hostile response must not be able to hide or reorder the
+ * text a reader judges it by, nor carry an escape sequence into a terminal it is copied to.
+ */
 export function escapeText(text: string): string {
-  return text
-    .replace(INVISIBLE, visibleSymbol)
+  const escaped = visibleControls(text)
     .replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
-}
-
-function visibleSymbol(char: string): string {
-  const code = char.charCodeAt(0);
-  if (code < 0x20) return String.fromCharCode(0x2400 + code); // ␀ … ␟, Unicode's control pictures
-  if (code === 0x7f) return '\u2421'; // ␡
-  return `[U+${code.toString(16).toUpperCase()}]`;
+  return withoutWorkflowCommands(escaped, MARKUP_MARKS);
 }

@@ -2,6 +2,7 @@ import type { Level } from '../../helpers/spec/catalog.js';
 import type { Outcome } from '../../helpers/judge/outcome.js';
 import { causesOf, countedOutcomes, isProblem, OUTCOMES, outcomeLabel, sharedCauses, suiteBroke } from '../../helpers/judge/outcome-meaning.js';
 import { createdText, SUITE_BUG_NOTICE, waitsText, type Report, type RuleResult } from './report.js';
+import { visibleControls } from './safe-text.js';
 
 // A step summary is capped (1 MiB on GitHub) and a pull-request comment is read by people: a long
 // list of failures is cut, and report.html holds the rest.
@@ -108,14 +109,14 @@ function byCause(rule: RuleResult): string {
 
 /** Server bytes reach messages: one line, cut, with Markdown and HTML neutralised. */
 function text(value: string): string {
-  const line = value.replace(/\s+/g, ' ').trim();
+  const line = visibleControls(value.replace(/\s+/g, ' ').trim());
   const cut = line.length > MAX_MESSAGE ? `${line.slice(0, MAX_MESSAGE)}…` : line;
   return cut.replace(/[\\`*_[\]<>|~&]/g, '\\$&');
 }
 
 /** A code span that no backtick inside the value can close early. */
 function code(value: string): string {
-  const clean = value.replace(/\s+/g, ' ');
+  const clean = visibleControls(value.replace(/\s+/g, ' '));
   const longestRun = Math.max(0, ...(clean.match(/`+/g) ?? []).map((run) => run.length));
   const fence = '`'.repeat(longestRun + 1);
   const pad = clean.startsWith('`') || clean.endsWith('`') ? ' ' : '';

@@ -1,10 +1,10 @@
 import { STATUS_CODES } from 'node:http';
 import { Readable } from 'node:stream';
-import { readFileSync } from 'node:fs';
 import { request, type Dispatcher } from 'undici';
+import { readCaFile } from '../bounded-file.js';
 import { authorizationFor, keyElsewhereFor, type AuthMode, type Exchange, type RecordedRequest, type RecordedResponse } from './exchange.js';
 import { stringifyJson } from '../json.js';
-import type { CancellationWatch } from './cancellation.js';
+import { RunCancelled, type CancellationWatch } from './cancellation.js';
 import { liveClock, type RunClock } from './clock.js';
 import { NoAnswer } from './no-answer.js';
 import type { ClientEvents } from './client-events.js';
@@ -141,6 +141,8 @@ export class PetstoreClient {
   private readonly dispatcher: Dispatcher;
   /** Connections used once: for a POST, and for a request sent again after a kept-alive connection failed it. */
   private readonly freshDispatcher: Dispatcher;
+  /** --ca-file, read once (and bounded) for every dispatcher the client makes. */
+  private readonly ca: Buffer | undefined;
   private readonly connections: ConnectionWatch | undefined;
   private readonly pacer: Pacer;
   private sent = 0;
@@ -164,7 +166,8 @@ export class PetstoreClient {
     this.redactor = options.redactor ?? new Redactor([options.apiKey, proxyPassword(options.proxy)]);
     this.cancellation = options.cancellation;
     this.clock = options.clock ?? options.replay ?? liveClock(options.cancellation);
-    const settings = { connections: options.concurrency, timeoutMs: options.timeoutMs, ca: options.caFile ? readFileSync(options.caFile) : undefined };
+    this.ca = options.caFile ? readCaFile(options.caFile) : undefined;
+    const settings = { connections: options.concurrency, timeoutMs: options.timeoutMs, ca: this.ca };
     this.dispatcher = dispatcherFor(options.proxy, settings);
     this.freshDispatcher = dispatcherFor(options.proxy, { ...settings, singleUse: true });
     this.connections = options.replay ? undefined : new ConnectionWatch();
@@ -278,8 +281,8 @@ export class PetstoreClient {
 
   /** A connection of its own for requests a check sends one after another on it (SendOptions.connection); the check closes it. */
   keptConnection(): KeptConnection {
-    const { timeoutMs, caFile, proxy } = this.options;
-    return new KeptConnection(dispatcherFor(proxy, { connections: 1, timeoutMs, ca: caFile ? readFileSync(caFile) : undefined }));
+    const { timeoutMs, proxy } = this.options;
+    return new KeptConnection(dispatcherFor(proxy, { connections: 1, timeoutMs, ca: this.ca }));
   }
 
   async close(): Promise<void> {
@@ -549,7 +552,11 @@ export class PetstoreClient {
 
   /** The recorded answer, or a transport error naming the request the recording does not hold. */
   private replayed(replay: ReplaySource, request: RecordedRequest, onNewConnection: boolean): RecordedAnswer {
-    return replay.answer(request, onNewConnection) ?? { error: 'the recorded run holds no answer to this request (verify)', startedAt: new Date(this.now()).toISOString(), durationMs: 0 };
+    const answer = replay.answer(request, onNewConnection);
+    if (answer) return answer;
+    // A cancelled run never sent it: its check ends as the cancellation ended it, and no target is taken to have failed.
+    if (replay.cancelled !== undefined) throw new RunCancelled(`the run was cancelled (${replay.cancelled}) before this rule was judged`);
+    return { error: 'the recorded run holds no answer to this request (verify)', startedAt: new Date(this.now()).toISOString(), durationMs: 0 };
   }
 
   /**

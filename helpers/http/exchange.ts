@@ -104,9 +104,11 @@ export interface RecordedRequest {
 export interface RecordedResponse {
   status: number;
   headers: Record<string, string>;
-  /** The body as text (decoded when it came compressed); past 64 KiB only the start is kept, with a note of the rest. */
+  /** The body as text (decoded when it came compressed); past 16 KiB only the start is kept, with a note of the rest. */
   rawBody: string;
-  /** The body parsed losslessly, when it is JSON. */
+  /** How many bytes the body held (decoded), when rawBody keeps only its start. */
+  bodyBytes?: number;
+  /** The body parsed losslessly, when it is JSON, as the record keeps it (a string past 4 KiB cut, response-body.ts). */
   json?: Json;
   /** Why the body is not JSON, when it is not. */
   jsonError?: string;

@@ -8,76 +8,337 @@ export const KEY_PLACEHOLDER = '$PETSTORE_API_KEY';
  */
 export const SUBSTRING_REDACTION_FROM = 12;
 
+/**
+ * A long key's start or end, at least this long, is replaced too where a mask stands beside it: a server that
+ * echoes a key half-masked (`sk_live_4eC3…Zq81vX30wT`, `hostile-ke****X30wT`) must not show it whole across two
+ * places. Beside anything else such a start is left alone: a key of `diagnosis-…` must not turn the word
+ * "diagnosis" of every report into the placeholder (and tell its reader how the key begins).
+ */
+export const FRAGMENT_FROM = 8;
+
+/**
+ * What a server masks the rest of a key with: an ellipsis (also JSON-, HTML- and percent-encoded), two dots
+ * or more, asterisks, bullets. A start is followed by one, an end preceded by one.
+ */
+const MASK = '(?:…|\\\\u2026|&hellip;|&#8230;|&#x2026;|%E2%80%A6|\\.{2,}|\\*|%2A|•|·)';
+const FOLLOWED_BY_MASK = `(?=${MASK})`;
+const PRECEDED_BY_MASK = new RegExp(`${MASK}$`, 'i');
+
 // Characters that continue a token: a key preceded or followed by one is part of a longer word, not the
 // key. A dot continues it only between two word characters ("e.g.", "v1.2"), so "token e." is still caught.
 const WORD = 'A-Za-z0-9_~+/\\-';
-const BEFORE = `(?<![${WORD}]|[A-Za-z0-9]\\.)`;
+// A short key stands alone after a non-word character, and after what encodes a separator: a JSON escape
+// (`\n`), a percent-encoded byte (`%20`, `%22`), or Bearer and a space written as `+` (form encoding).
+const BEFORE = `(?:(?<![${WORD}]|[A-Za-z0-9]\\.)|(?<=\\\\[nrt]|%[0-9A-Fa-f]{2}|bearer\\+))`;
 const AFTER = `(?![${WORD}]|\\.[A-Za-z0-9])`;
 
-// Below this length a near miss is too short to give the key away, and replacing it everywhere would garble reports.
+// The AUTH-03 near misses of a key this long (the key without its last character) are worth redacting.
 const NEAR_MISS_MIN_LENGTH = 8;
 
 /**
+ * How deep a report nests one JSON document in another (a body in an exchange in report.json, and that in
+ * a page): a replacement keeps the backslashes before what follows it whole at this many levels.
+ */
+const NESTED_LEVELS = 3;
+
+/**
  * The secrets of one run (its key, a proxy's password) and how to find them in text: the last line of
- * defence before output. The run makes it and hands it to its client and its reports; nothing is shared
- * between runs, so a run redacts its own key and nothing of another run's, and its cost does not grow
- * with the runs a process made before it.
+ * defence before output. Each secret is found in every form a server can echo it in: any letter case,
+ * percent-encoded (any characters, hex in either case, even twice), JSON-escaped (`\"`, `\\`, `\/`,
+ * `\u0041`, at any depth), HTML-escaped (named and numeric references), and base64 of the secret or of
+ * whatever holds it (`Bearer <key>`, `<key>:` under Basic). A replacement never breaks the document it is
+ * in: backslashes before the key go with it, and those after it keep their count's parity at every depth.
+ * The run makes it and hands it to its client and its reports; nothing is shared between runs, so a run
+ * redacts its own key and nothing of another run's, and its cost does not grow with the runs before it.
  */
 export class Redactor {
-  /** Each form of every secret, with how it is found: everywhere, or as a whole token only. */
-  private readonly forms = new Map<string, RegExp | undefined>();
+  /** One finder per secret, every form of it an alternative. */
+  private readonly finders = new Map<string, SecretFinder>();
 
   constructor(secrets: Iterable<string | undefined> = []) {
     for (const secret of secrets) if (secret) this.add(secret);
   }
 
-  /** Adds a secret; every form a request could carry it in (plain, base64 for Basic, the near misses the auth checks send) is redacted. */
+  /** Adds a secret, in every form a request could carry it in or a server echo it in. */
   add(secret: string): void {
-    if (secret.length === 0) return;
-    for (const exposed of [secret, ...nearMisses(secret)]) this.addForms(exposed);
+    if (secret.length === 0 || this.finders.has(secret)) return;
+    this.finders.set(secret, new SecretFinder(secret));
   }
 
   /** How many forms it looks for: what redacting a text costs, in proportion. */
   get formCount(): number {
-    return this.forms.size;
+    let count = 0;
+    for (const finder of this.finders.values()) count += finder.forms;
+    return count;
   }
 
   /** The text with every form of every secret replaced by the placeholder. */
   redact(text: string): string {
     let result = text;
-    for (const [secret, token] of this.forms) {
-      if (!result.includes(secret)) continue;
-      result = token ? result.replace(token, KEY_PLACEHOLDER) : result.split(secret).join(KEY_PLACEHOLDER);
-    }
+    for (const finder of this.finders.values()) result = finder.redact(result);
     return result;
   }
 
-  private addForms(secret: string): void {
-    const forms = [
-      secret,
-      Buffer.from(secret).toString('base64'),
-      Buffer.from(`${secret}:`).toString('base64'),
-      encodeURIComponent(secret),
-      // A server that echoes the key in JSON with escaped slashes (PHP's default) writes it so.
-      secret.replaceAll('/', '\\/'),
-    ];
-    const wholeTokenOnly = isShortSecret(secret);
-    // Each also as it reads inside a JSON string of a report, where an echoed body is escaped once more.
-    for (const form of forms.flatMap((f) => [f, JSON.stringify(f).slice(1, -1)])) {
-      if (this.forms.has(form) && this.forms.get(form) === undefined) continue;
-      this.forms.set(form, wholeTokenOnly ? new RegExp(`${BEFORE}${escapeRegExp(form)}${AFTER}`, 'g') : undefined);
+  /** Whether any form of a secret is in the text: where a redaction would change it. */
+  finds(text: string): boolean {
+    for (const finder of this.finders.values()) if (finder.ranges(text).length > 0) return true;
+    return false;
+  }
+}
+
+/** Where one secret stands in a text, in any of its forms. */
+class SecretFinder {
+  /** The key itself (a short key's every form, each a token). */
+  private readonly plain: FormSearch;
+  /** A long key's base64, looked for only inside runs of what base64 is written with. */
+  private readonly encoded: FormSearch | undefined;
+  /** Every four characters in a row of that base64, as one number: a run of plain base64 that holds none of them holds none of it. */
+  private readonly anchors = new Set<number>();
+  readonly forms: number;
+
+  constructor(secret: string) {
+    if (isShortSecret(secret)) {
+      this.plain = new FormSearch(shortForms(secret), [secret, ...shortBase64(secret)]);
+      this.encoded = undefined;
+    } else {
+      // A long key and its base64 (each alignment, as sent and in the other case) are found whole, by a start or by an end.
+      // The key's shorter starts and ends count only beside a mask, as a half-masked echo's stand (FRAGMENT_FROM).
+      this.plain = FormSearch.ofTexts([secret], characterForms, true);
+      const base64 = [...new Set([secret, swapCase(secret)])].flatMap(base64Forms);
+      this.encoded = FormSearch.ofTexts(base64, base64Character);
+      for (const text of base64) for (let i = 0; i + ANCHOR <= text.length; i++) this.anchors.add(anchorAt(text, i));
     }
+    this.forms = this.plain.forms + (this.encoded?.forms ?? 0);
+  }
+
+  redact(text: string): string {
+    const ranges = this.ranges(text);
+    if (ranges.length === 0) return text;
+    let result = '';
+    let from = 0;
+    for (const [start, end] of ranges) {
+      result += text.slice(from, start) + replacement(text.slice(start, end));
+      from = end;
+    }
+    return result + text.slice(from);
+  }
+
+  /** Where the secret stands in the text, as [start, end) in order, none overlapping. */
+  ranges(text: string): Array<[number, number]> {
+    const plain = this.plain.ranges(text, 0, text.length);
+    if (!this.encoded) return plain;
+    const encoded: Array<[number, number]> = [];
+    BASE64_RUN.lastIndex = 0;
+    for (let run = BASE64_RUN.exec(text); run; run = BASE64_RUN.exec(text)) {
+      if (this.mayHold(run[0])) encoded.push(...this.encoded.ranges(text, run.index, run.index + run[0].length));
+    }
+    return merged([...plain, ...encoded]);
+  }
+
+  /** Whether a run may hold the key's base64: it is written with escapes, or holds four characters of it in a row. */
+  private mayHold(run: string): boolean {
+    if (/[%\\&]/.test(run)) return true;
+    for (let i = 0; i + ANCHOR <= run.length; i++) if (this.anchors.has(anchorAt(run, i))) return true;
+    return false;
+  }
+}
+
+/** The length of the runs of base64 a run is first looked for (SecretFinder.mayHold). */
+const ANCHOR = 4;
+
+/** The ANCHOR characters of `text` at `at` as one number (base64 is ASCII: a byte each), found in a set without making a string. */
+function anchorAt(text: string, at: number): number {
+  return ((text.charCodeAt(at) << 24) | (text.charCodeAt(at + 1) << 16) | (text.charCodeAt(at + 2) << 8) | text.charCodeAt(at + 3)) >>> 0;
+}
+
+/** What base64 is written with, percent-encoded, JSON-escaped and HTML-escaped too, in a run long enough to hold a key's. */
+const BASE64_RUN = new RegExp(`[A-Za-z0-9+/_=%\\\\&#;-]{${FRAGMENT_FROM + 1},}`, 'g');
+
+/** The ranges in order, those that overlap or touch made one. */
+function merged(ranges: Array<[number, number]>): Array<[number, number]> {
+  ranges.sort((a, b) => a[0] - b[0]);
+  const result: Array<[number, number]> = [];
+  for (const range of ranges) {
+    const last = result.at(-1);
+    if (last && range[0] <= last[1]) last[1] = Math.max(last[1], range[1]);
+    else result.push([range[0], range[1]]);
+  }
+  return result;
+}
+
+/** One regular expression of forms, and for the texts found by their ends, how to read an end back from its last characters. */
+class FormSearch {
+  private readonly pattern: RegExp;
+  readonly forms: number;
+
+  /** `forms`: the alternatives, an end found in a group named `end<i>` read back by `endsWith[i]`; `starters`: what they begin with. */
+  constructor(forms: readonly string[], starters: readonly string[], private readonly endsWith: readonly (readonly RegExp[])[] = [], private readonly bounded = false) {
+    this.forms = forms.length;
+    // What any form can begin with, looked at first: most positions of a text are passed over by it alone.
+    const firsts = [...new Set([...starters.flatMap((text) => [text[0]!, swapCase(text[0]!)]), '\\', '%', '&', '+'])].map((char) => escapeRegExp(char)).join('');
+    // Backslashes before a form go with it: a replacement then never leaves one to escape what follows.
+    this.pattern = new RegExp(`(?=[${firsts}])\\\\*(?:${forms.join('|')})`, 'gi');
+  }
+
+  /**
+   * Texts found whole, by a start of at least FRAGMENT_FROM characters, or by an end as long; each character
+   * in the forms `spelled` gives it (characterForms for the key, base64Character for its base64).
+   */
+  static ofTexts(texts: readonly string[], spelled: (character: string) => string = characterForms, bounded = false): FormSearch {
+    const endsWith: RegExp[][] = [];
+    const forms = texts.flatMap((text, index) => {
+      const chars = [...text].map(spelled);
+      endsWith.push(chars.map((char) => new RegExp(`${char}$`, 'i')));
+      return [startsOf(chars, bounded), `(?<end${index}>${chars.slice(-FRAGMENT_FROM).join('')})`];
+    });
+    return new FormSearch(forms, texts.flatMap((text) => [text, text.slice(-FRAGMENT_FROM)]), endsWith, bounded);
+  }
+
+  /** The ranges of the forms that begin in text[from, to) and end by `to`. */
+  ranges(text: string, from: number, to: number): Array<[number, number]> {
+    const ranges: Array<[number, number]> = [];
+    const part = from === 0 && to === text.length ? text : text.slice(from, to);
+    this.pattern.lastIndex = 0;
+    for (let match = this.pattern.exec(part); match; match = this.pattern.exec(part)) {
+      const end = from + match.index + match[0].length;
+      const ended = Object.entries(match.groups ?? {}).find(([, value]) => value !== undefined);
+      const floor = ranges.at(-1)?.[1] ?? 0;
+      const start = ended ? endStart(text, this.endsWith[Number(ended[0].slice(3))]!, end - ended[1]!.length, floor, this.bounded) : from + match.index;
+      if (start !== undefined) ranges.push([start, end]);
+      if (match[0].length === 0) this.pattern.lastIndex += 1;
+    }
+    return ranges;
   }
 }
 
 /**
- * The key without its last character and with its letters in the other case: AUTH-03 sends both, and a
- * target that echoes them would otherwise print all but one character of the key. Added after the key
- * itself, so that the whole key is replaced before its truncated form is looked for.
+ * Where an end of a text begins that stops with its last characters at `tailStart`: the characters before
+ * them are read back, one form at a time, as far as they are the text's (never before `floor`, the last
+ * range found), with the backslashes before them.
  */
-function nearMisses(secret: string): string[] {
-  return secret.length >= NEAR_MISS_MIN_LENGTH ? [secret.slice(0, -1), swapCase(secret)].filter((form) => form !== secret) : [];
+function endStart(text: string, chars: readonly RegExp[], tailStart: number, floor: number, bounded: boolean): number | undefined {
+  let start = tailStart;
+  let whole = true;
+  for (let i = chars.length - FRAGMENT_FROM - 1; i >= 0; i--) {
+    const window = text.slice(Math.max(floor, start - LONGEST_CHARACTER_FORM), start);
+    const found = chars[i]!.exec(window);
+    if (!found) {
+      whole = false;
+      break;
+    }
+    start -= found[0].length;
+  }
+  while (start > floor && text[start - 1] === '\\') start -= 1;
+  // Masked only: an end that is not the whole key counts only where a mask stands before it.
+  if (bounded && !whole && !PRECEDED_BY_MASK.test(text.slice(Math.max(floor, start - LONGEST_CHARACTER_FORM), start))) return undefined;
+  return start;
 }
+
+/** Longer than any one character's form that characterForms admits in practice (`&amp;amp;#x0041;`, `%252525…`). */
+const LONGEST_CHARACTER_FORM = 48;
+
+/**
+ * The placeholder, followed by as many of the match's last backslashes as keep the run of backslashes after
+ * it, taken at each of NESTED_LEVELS levels of JSON escaping, an escape or a literal as it was: the match took
+ * every backslash before it, so what it began with is whole, and this keeps whole what comes after it.
+ */
+function replacement(match: string): string {
+  const trailing = match.length - match.replace(/\\+$/, '').length;
+  return KEY_PLACEHOLDER + '\\'.repeat(trailing % 2 ** NESTED_LEVELS);
+}
+
+/**
+ * A text found whole or by a start of at least FRAGMENT_FROM characters (which takes the key without its last
+ * character, AUTH-03's near miss, with it): the first characters, then each next one optional in turn.
+ */
+function startsOf(chars: readonly string[], bounded: boolean): string {
+  if (!bounded) return chars.slice(0, FRAGMENT_FROM).join('') + chars.slice(FRAGMENT_FROM).reduceRight((rest, char) => `(?:${char}${rest})?`, '');
+  // Masked only: a start shorter than the key counts only where a mask follows it; but the key without its last
+  // character (AUTH-03 sends it, and a server may echo it) is as good as the key wherever it stands.
+  const shorter = chars.slice(0, FRAGMENT_FROM).join('') + chars.slice(FRAGMENT_FROM, -2).reduceRight((rest, char) => `(?:${char}${rest})?`, '');
+  return `(?:${chars.join('')}|${chars.slice(0, -1).join('')}|${shorter}${FOLLOWED_BY_MASK})`;
+}
+
+/**
+ * A short key is found only where it stands as a whole token (also followed by the one character AUTH-03's
+ * near miss adds), and as the base64 of itself, of Basic's `<key>:` and of `Bearer <key>`, each a token too.
+ */
+function shortForms(secret: string): string[] {
+  const token = (text: string, extra = '') => `${BEFORE}${[...text].map(characterForms).join('')}${extra}${AFTER}`;
+  const nearMiss = secret.length >= NEAR_MISS_MIN_LENGTH ? [token(secret.slice(0, -1))] : [];
+  // AUTH-03's other near miss is the key and an x: `${key}x`, not a plural.
+  return [token(secret, 'x?'), ...nearMiss, ...shortBase64(secret).map((form) => token(form))];
+}
+
+/** The base64 a short key is sent or echoed in (as sent, and in the other case), each a token, with its padding and without. */
+function shortBase64(secret: string): string[] {
+  const spellings = [...new Set([secret, swapCase(secret)])];
+  const encoded = spellings.flatMap((spelling) => [spelling, `${spelling}:`, `Bearer ${spelling}`]).map((text) => Buffer.from(text).toString('base64'));
+  return [...new Set(encoded.flatMap((form) => [form, form.replace(/=+$/, '')]))];
+}
+
+/**
+ * The secret's base64 as it reads inside any longer base64 text: encoded after 0, 1 and 2 other bytes, only
+ * the characters all of whose bits are the secret's; each also in base64url. `Bearer <key>` encoded whole is
+ * among them, as is Basic's `<key>:`.
+ */
+function base64Forms(secret: string): string[] {
+  const bytes = Buffer.from(secret, 'latin1');
+  const forms = [0, 1, 2].map((offset) => {
+    const encoded = Buffer.concat([Buffer.alloc(offset), bytes]).toString('base64');
+    // Character i holds bits 6i..6i+5; the secret's are 8·offset..8·(offset + length) − 1.
+    const first = Math.ceil((8 * offset) / 6);
+    const last = Math.floor((8 * (offset + bytes.length)) / 6) - 1;
+    return encoded.slice(first, last + 1);
+  });
+  return [...new Set(forms.flatMap((form) => [form, form.replaceAll('+', '-').replaceAll('/', '_')]))].filter((form) => form.length > FRAGMENT_FROM);
+}
+
+/**
+ * Every way one character of a secret can be written in text a server echoes and a report holds: itself (any
+ * case), after any backslashes (a JSON escape, at any depth), as a JSON `\u` escape, percent-encoded (its UTF-8
+ * bytes, hex in either case, `%` itself encoded again any number of times), as an HTML character reference
+ * (numeric, or named for the five HTML escapes, `&` itself escaped again), and a space as form encoding's `+`.
+ */
+function characterForms(character: string): string {
+  const cases = [...new Set([character, swapCase(character)])];
+  if (cases.length > 1) return `(?:${cases.map(encodedForms).join('|')})`;
+  return encodedForms(character);
+}
+
+/** The forms of one character in one letter case (its numeric and percent forms differ by case). */
+function encodedForms(character: string): string {
+  const code = character.charCodeAt(0);
+  const hex = code.toString(16);
+  const percent = [...Buffer.from(character, 'utf8')].map((byte) => `%(?:25)*${byte.toString(16).padStart(2, '0')}`).join('');
+  const named = NAMED_REFERENCES[character];
+  // The encoded forms first: the first alternative that lets a match go on is the one taken, and a character
+  // that is itself the start of an encoding (`&`, `%`, `\\`) must not stop the key at its first byte.
+  const forms = [
+    `&(?:amp;)*#(?:0*${code}|x0*${hex});?`,
+    ...(named ? [`&(?:amp;)*(?:${named});`] : []),
+    `\\\\+u0*${hex}`,
+    percent,
+    ...(code > 0x7f ? [`%(?:25)*${hex}`] : []),
+    ...(character === ' ' ? ['\\+'] : []),
+    `\\\\*${escapeRegExp(character)}`,
+  ];
+  return `(?:${forms.join('|')})`;
+}
+
+/**
+ * A character of base64 as a server writes base64 out: a letter or digit as it is; `+`, `/`, `=` (and base64url's
+ * `-`, `_`) also percent-encoded, JSON-escaped (`\\/`) or as a numeric HTML reference.
+ */
+function base64Character(character: string): string {
+  if (/[A-Za-z0-9]/.test(character)) return character;
+  const code = character.charCodeAt(0);
+  const hex = code.toString(16);
+  return `(?:%(?:25)*${hex}|&(?:amp;)*#(?:0*${code}|x0*${hex});?|\\\\*${escapeRegExp(character)})`;
+}
+
+/** The named references HTML escapes these with. */
+const NAMED_REFERENCES: Record<string, string> = { '&': 'amp', '<': 'lt', '>': 'gt', '"': 'quot', "'": 'apos' };
 
 /** The text with every ASCII letter in the other case: a key a case-insensitive comparison would still accept. */
 export function swapCase(text: string): string {

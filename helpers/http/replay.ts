@@ -1,9 +1,10 @@
 import { readFileSync } from 'node:fs';
 import type { Entry, Har } from 'har-format';
 import type { RecordedRequest, RecordedResponse } from './exchange.js';
-import { parseJson } from '../json.js';
+import { parseJson, parseOwnJson } from '../json.js';
 import type { Redactor } from './redact.js';
 import type { RunClock } from './clock.js';
+import { keptBody } from './response-body.js';
 
 /** One recorded answer, as the client hands it back in place of the target's. */
 export interface RecordedAnswer {
@@ -28,10 +29,17 @@ export interface RecordedAnswer {
 export class ReplaySource implements RunClock {
   private readonly waiting = new Map<string, Array<{ entry: Entry; answer: RecordedAnswer }>>();
   private clockMs: number;
+  /**
+   * The recorded run was cancelled (by this signal): a request it holds no answer for is one the cancellation
+   * stopped before it was sent, and ends its check as the cancellation ended it then (helpers/http/client.ts).
+   */
+  readonly cancelled: string | undefined;
 
   /** `onUnmatched` hears each request the recording holds no answer for, as "METHOD URL", redacted. */
   constructor(harPath: string, startedAtMs: number, private readonly redactor: Redactor, private readonly onUnmatched: (request: string) => void = () => {}) {
-    const har = parseJson(readFileSync(harPath, 'utf8')) as unknown as Har;
+    const har = parseOwnJson(readFileSync(harPath, 'utf8')) as unknown as Har;
+    const cancelled = (har.log as Har['log'] & { _cancelled?: unknown })._cancelled;
+    this.cancelled = typeof cancelled === 'string' ? cancelled : undefined;
     const entries = [...har.log.entries].sort((a, b) => seqOf(a) - seqOf(b));
     for (const entry of entries) {
       const { _padBytes: padBytes } = entry.request as Entry['request'] & { _padBytes?: number };
@@ -56,7 +64,7 @@ export class ReplaySource implements RunClock {
     const index = onNewConnection ? queue.findIndex((recorded) => !recorded.answer.retry) : 0;
     const next = index < 0 ? undefined : queue.splice(index, 1)[0];
     if (!next) {
-      this.onUnmatched(this.redactor.redact(`${request.method} ${request.url}`));
+      if (this.cancelled === undefined) this.onUnmatched(this.redactor.redact(`${request.method} ${request.url}`));
       return undefined;
     }
     // The run's clock moves as the recorded one did: the answer arrives when it arrived then.
@@ -99,16 +107,18 @@ function placeOf(entry: Entry): Pick<RecordedAnswer, 'seq' | 'sentAfter'> {
 
 /** The response as the client recorded it; the body is parsed again from the text kept, as the client did. */
 function answerOf(entry: Entry): RecordedAnswer {
-  const response = entry.response as Entry['response'] & { _error?: string; _retried?: boolean; _truncated?: boolean; _jsonError?: string };
+  const response = entry.response as Entry['response'] & { _error?: string; _retried?: boolean; _truncated?: boolean; _jsonError?: string; _json?: string; _bodyBytes?: number };
   const timing = { startedAt: entry.startedDateTime, durationMs: entry.time, ...placeOf(entry) };
   if (response._error !== undefined) return { error: response._error, ...(response._retried ? { retry: true } : {}), ...timing };
   const headers = Object.fromEntries(response.headers.map((header) => [header.name, header.value]));
   const rawBody = response.content.text ?? '';
   const truncated = response._truncated ?? false;
+  // A large body's text is kept only in part: the body as the client kept it parsed was recorded beside it (_json).
   const body: Pick<RecordedResponse, 'json' | 'jsonError'> = response._jsonError !== undefined || rawBody === ''
     ? (response._jsonError !== undefined ? { jsonError: response._jsonError } : {})
-    : parsedBody(rawBody);
-  return { response: { status: response.status, headers, rawBody, truncated, ...body }, ...timing };
+    : response._json !== undefined ? parsedBody(response._json) : keptBody(rawBody);
+  const read = typeof response._bodyBytes === 'number' ? { bodyBytes: response._bodyBytes } : {};
+  return { response: { status: response.status, headers, rawBody, ...read, truncated, ...body }, ...timing };
 }
 
 function parsedBody(text: string): Pick<RecordedResponse, 'json' | 'jsonError'> {

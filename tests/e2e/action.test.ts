@@ -144,6 +144,8 @@ describe('action.yml', () => {
     mkdirSync(earlier);
     writeFileSync(join(earlier, 'report.json'), JSON.stringify({ verdict: 'certified', startedAt: '2020-01-01T00:00:00.000Z' }));
     writeFileSync(join(earlier, 'summary.md'), 'an earlier summary\n');
+    // As an earlier run left them: its manifest names them (a folder of files the suite did not write is refused, exit 2).
+    writeFileSync(join(earlier, 'manifest.json'), JSON.stringify({ tool: { name: 'petstore-conformance', version: '0.1.0' }, files: [{ file: 'report.json' }, { file: 'summary.md' }] }));
     const run = await runAction(packagePath(), workspace, { ...inputs, 'max-duration': '30' }, 60_000);
     expect(run.code, run.log.slice(-2000)).toBe(3);
     expect(run.outputs).toEqual({ verdict: 'none', 'report-dir': 'reused', 'exit-code': '3' });

@@ -3,8 +3,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { gzipSync } from 'node:zlib';
 import type { RecordedResponse } from '../../helpers/http/exchange.js';
-import type { CliRun } from '../support/cli.js';
-import { expectKeyNowhere, ruleOf, rulesRun, runAgainst } from '../support/hostile-run.js';
+import { runCli, type CliRun } from '../support/cli.js';
+import { expectKeyNowhere, HOSTILE_KEY, ruleOf, rulesRun, runAgainst } from '../support/hostile-run.js';
 import { gzipBomb, sendJson, startHttpServer, streamForever, type Handler, type LoopbackServer } from '../support/hostile-servers.js';
 
 const A_PET = { id: 1, name: 'Rex', categoryId: 1, status: 'available' };
@@ -66,7 +66,8 @@ describe('a body larger than --max-response-bytes', () => {
     // The check read a mebibyte; the record keeps its start only, so hundreds of such bodies stay small.
     const recorded = recordedResponse(run, 'LIST-01');
     expect(recorded?.truncated).toBe(true);
-    expect(recorded?.rawBody).toMatch(/… \[983040 more bytes read, not kept\]$/);
+    expect(recorded?.rawBody).toMatch(/… \[1032192 more bytes read, not kept\]$/);
+    expect(recorded?.bodyBytes).toBe(1048576);
   });
 });
 
@@ -96,6 +97,21 @@ describe('a body that is not JSON', () => {
   });
 });
 
+describe('a body nested thousands deep (some 12 KB)', () => {
+  // It once left the run waiting forever, --max-duration and SIGTERM alike: a child process, so that a hang is cut at 40 s.
+  it.each([
+    ['arrays', '['.repeat(6_000) + ']'.repeat(6_000)],
+    ['objects', '{"a":'.repeat(2_000) + '1' + '}'.repeat(2_000)],
+  ])('(%s) is judged as JSON too deep to use, and the run ends within --max-duration with its reports', async (_case, body) => {
+    target = await startHttpServer((_request, response) => response.writeHead(200, { 'content-type': 'application/json' }).end(body));
+    const started = Date.now();
+    const run = await runCli(['--base-url', target.baseUrl, '--only', 'listing', '--timeout', '2000', '--max-duration', '30'], { env: { PETSTORE_API_KEY: HOSTILE_KEY }, timeoutMs: 40_000 });
+    expect(Date.now() - started).toBeLessThan(32_000);
+    expectUnreadableBody(run, /^JSON nested more than 64 levels deep: the suite reads no deeper/);
+    expectKeyNowhere(run);
+  });
+});
+
 describe('Content-Type', () => {
   it.each([
     ['a wrong Content-Type', { 'content-type': 'text/plain' }, 'content type text/plain'],
@@ -109,7 +125,7 @@ describe('Content-Type', () => {
     expect(ruleOf(run, 'LIST-01').status).toBe('passed');
     const err05 = ruleOf(run, 'ERR-05');
     expect(err05.status).toBe('failed');
-    expect(err05.message).toMatch(new RegExp(`expected content type application/json \\(a charset parameter is fine\\), saw ${seen}`));
+    expect(err05.message).toMatch(new RegExp(`expected content type application/json \\(a charset parameter is fine\\), and a body that is JSON, saw ${seen}`));
   });
 });
 

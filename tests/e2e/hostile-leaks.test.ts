@@ -1,11 +1,14 @@
 // A target that echoes the key back: in an error message, in a header, in a body it compresses. The
 // key must still appear in no output and no report file, whatever the target does with it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { runCli } from '../support/cli.js';
-import { expectKeyNowhere } from '../support/hostile-run.js';
+import type { Overrides } from '../../server/seams.js';
+import { startReferenceServer } from '../../server/reference-server.js';
+import { runCli, type CliRun } from '../support/cli.js';
+import { expectKeyNowhere, ruleOf } from '../support/hostile-run.js';
+import { base64EchoesOf, echoesOf, secretAppearances } from '../support/secret-search.js';
 import { startHttpServer, type LoopbackServer } from '../support/hostile-servers.js';
 
 // Shaped like many real keys (base64 with + / =), so that every escaping a report applies is exercised.
@@ -75,5 +78,60 @@ describe('the key AUTH-10 sends outside the Authorization header', () => {
     expectKeyNowhere(run, KEY);
     // The form the key takes in a URL and a cookie, where the target echoed it back.
     for (const file of ['report.json', 'exchanges.har', 'report.html']) expect(readFileSync(join(run.reportDir, file), 'utf8')).not.toContain(encodeURIComponent(KEY));
+  });
+});
+
+describe('a conforming server that echoes every credential it receives, in every encoding', () => {
+  // Its 401s hold the credential as sent and in each form below, in its Error's message and members (extra
+  // members are the Error's freedom), and every answer says in a header which Authorization it saw.
+  const echoing: Overrides = {
+    unauthorized: (request, reference) => {
+      const answer = reference(request);
+      const sent = [request.headers.authorization, request.headers.cookie, request.headers['x-api-key'], request.url].filter(Boolean).join(' ');
+      const token = (request.headers.authorization ?? '').replace(/^\S+\s*/, '');
+      // A Basic token is base64: the server echoes what it decodes to, in every form, and the token as it came.
+      const credential = /^basic /i.test(request.headers.authorization ?? '') ? Buffer.from(token, 'base64').toString('latin1') : token;
+      // A key elsewhere (AUTH-10) as a framework hands it over, decoded from the query and the cookies.
+      const elsewhere = decodeURIComponent([request.headers.cookie, request.headers['x-api-key'], request.url].filter(Boolean).join(' '));
+      const echoes = { credential: echoesOf(credential), elsewhere: echoesOf(elsewhere), ...base64EchoesOf(request.headers.authorization ?? ''), ...base64EchoesOf(credential) };
+      const masked = credential.length >= 20 ? `${credential.slice(0, 10)}…${credential.slice(-10)}` : credential;
+      return { ...answer, json: { ...(answer.json as object), message: `refused ${sent} (${masked})`, echoes } };
+    },
+    outgoing: (request, reply, payload, reference) => reference(request, reply.header('x-seen-authorization', encodeURIComponent(request.headers.authorization ?? '')), payload),
+  };
+
+  async function runEchoed(key: string): Promise<CliRun> {
+    const server = await startReferenceServer({ apiKeys: [key], overrides: [echoing] });
+    try {
+      return await runCli(['--base-url', server.url, '--only', 'auth', '--timeout', '5000'], { env: { PETSTORE_API_KEY: key } });
+    } finally {
+      await server.close();
+    }
+  }
+
+  function expectSecretUnreadable(run: CliRun, key: string): void {
+    const places: Record<string, string> = { stdout: run.stdout, stderr: run.stderr };
+    for (const file of readdirSync(run.reportDir)) places[file] = readFileSync(join(run.reportDir, file), 'latin1');
+    for (const [place, text] of Object.entries(places)) expect(secretAppearances(text, key), place).toEqual([]);
+  }
+
+  it('shows the key in none of them, in no output and no report', async () => {
+    const key = 'pk_live+Echo/7rQ"x9w==<&>\'Zt';
+    const run = await runEchoed(key);
+    expect(run.code, run.stderr).toBe(0);
+    expect(ruleOf(run, 'AUTH-01').status).toBe('passed');
+    // The echoes did reach the reports, redacted: the search above looks where the key would be.
+    expect(readFileSync(join(run.reportDir, 'exchanges.har'), 'utf8')).toContain('refused Bearer $PETSTORE_API_KEY');
+    expectSecretUnreadable(run, key);
+  });
+
+  // Its replacement once broke the JSON it redacted: an uncaught SyntaxError, exit 1 and no report at all.
+  it('with a key that ends in a backslash, judges the run and writes its reports', async () => {
+    const key = 'hostile-key-Zq81vX30w\\';
+    const run = await runEchoed(key);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).not.toContain('SyntaxError');
+    expect(run.report?.verdict).toBe('incomplete');
+    expectSecretUnreadable(run, key);
   });
 });

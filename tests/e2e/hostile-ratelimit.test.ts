@@ -43,8 +43,12 @@ describe('a rate limit that never frees up', () => {
     const skipped = run.report!.rules.filter((rule) => rule.status === 'skipped');
     expect(skipped.length).toBeGreaterThan(0);
     expect(skipped.some((rule) => /--max-duration/.test(rule.message ?? ''))).toBe(true);
-    // Pacing held: one request per credential bucket learns the window is spent, then nothing more is sent.
-    expect(target.requests()).toBeLessThanOrEqual(8);
+    // Pacing held: one request per credential bucket learns the window is spent, then nothing more is sent but the
+    // 429 probe's: one request over the spent window, and as it was let through, a burst of the pace the server states
+    // over two latencies plus one for each request the run keeps in flight (5), which a limiter that enforces anything meets with a 429.
+    const PACED_AT_MOST = 8;
+    const PROBE_AT_MOST = 1 + 1 + (1 + 5);
+    expect(target.requests()).toBeLessThanOrEqual(PACED_AT_MOST + PROBE_AT_MOST);
     expectKeyNowhere(run);
   });
 });

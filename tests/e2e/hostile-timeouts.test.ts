@@ -2,7 +2,8 @@
 // bytes come, and after three requests in a row without an answer the client sends no more, so a whole
 // run ends within a bound set by --timeout (README, Troubleshooting) instead of --timeout per request.
 import { afterEach, describe, expect, it } from 'vitest';
-import { expectKeyNowhere, ruleOf, rulesRun, runAgainst } from '../support/hostile-run.js';
+import { runCli } from '../support/cli.js';
+import { expectKeyNowhere, HOSTILE_KEY, ruleOf, rulesRun, runAgainst } from '../support/hostile-run.js';
 import { dribble, startHttpServer, startTcpServer, type LoopbackServer } from '../support/hostile-servers.js';
 
 /** Requests that may wait out --timeout: three in a row open the breaker, and up to concurrency − 1 were already on their way. */
@@ -56,6 +57,20 @@ describe('a target that accepts requests and never answers', () => {
     expect(target.requests.length).toBeLessThanOrEqual(MOST_UNANSWERED);
     expectKeyNowhere(run);
   });
+});
+
+// The preflight's probe once half-closed its socket and waited for the target's end: one that never reads never
+// sent it, and the process outlived its run, reports written, forever.
+it('a target that takes connections and never reads them: the run ends, its reports written, and so does the process', async () => {
+  target = await startTcpServer('http', () => undefined, { pauseOnConnect: true });
+  const started = Date.now();
+  // A child, as a user runs it: what is at stake is the process's exit. It is killed (and the test fails) at 25 s.
+  const run = await runCli(['--base-url', target.baseUrl, '--only', 'listing', '--timeout', '500', '--max-duration', '20'], { env: { PETSTORE_API_KEY: HOSTILE_KEY }, timeoutMs: 25_000 });
+  expect(run.code, run.stderr).toBe(1);
+  expect(run.report?.verdict).toBe('not-certified');
+  expect(ruleOf(run, 'LIST-01').message).toBe('TransportError: no complete response within 500 ms (--timeout)');
+  expect(Date.now() - started).toBeLessThan(22_000);
+  expectKeyNowhere(run);
 });
 
 it('a target that takes the TCP connection and never starts TLS is unreachable after one --timeout: exit 3', async () => {

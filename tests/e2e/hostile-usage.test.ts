@@ -17,6 +17,8 @@ writeFileSync(aFile, 'not a folder, and not a certificate either\n');
 const fifo = join(scratch, 'a-fifo');
 execFileSync('mkfifo', [fifo]);
 const readOnly = readOnlyFolder(join(scratch, 'read-only'));
+const bigFile = join(scratch, 'big-file');
+writeFileSync(bigFile, '# a baseline is a list of rule IDs, not megabytes\n'.repeat(50_000));
 
 beforeAll(async () => {
   target = await startHttpServer((_request, response) => sendJson(response, 200, []));
@@ -45,8 +47,8 @@ function readOnlyFolder(dir: string): { dir: string; missing?: string; release: 
   }
 }
 
-/** The whole of a usage error: exit 2, one line on stderr, nothing on stdout, no report, no connection. */
-function expectUsageError(run: CliRun, message: RegExp): void {
+/** The whole of a usage error: exit 2, one line on stderr, nothing on stdout, no report, no connection, no key. */
+function expectUsageError(run: CliRun, message: RegExp, key = HOSTILE_KEY): void {
   expect(run.code, run.stderr).toBe(2);
   const lines = run.stderr.split('\n').filter((line) => line.length > 0);
   expect(lines).toHaveLength(1);
@@ -55,7 +57,7 @@ function expectUsageError(run: CliRun, message: RegExp): void {
   expect(run.stdout).toBe('');
   expect(run.report).toBeUndefined();
   expect(target.connections, 'connections the target accepted').toBe(0);
-  expectKeyNowhere(run);
+  expectKeyNowhere(run, key);
 }
 
 describe('a malformed --base-url', () => {
@@ -67,6 +69,16 @@ describe('a malformed --base-url', () => {
   it('that a URL parser reads as a scheme of its own (localhost:8080) is told to add http:// or https://', async () => {
     const run = await runCliAgainst(`localhost:${target.port}/v1`);
     expectUsageError(run, new RegExp(`--base-url "localhost:${target.port}/v1" has no http:// or https:// in front; give the full address, e\\.g\\. http://localhost:${target.port}/v1`));
+  });
+
+  it.each([
+    ['a missing colon', (port: number) => `http//deploy:${HOSTILE_KEY}@127.0.0.1:${port}/v1`],
+    ['no scheme', (port: number) => `deploy:${HOSTILE_KEY}@127.0.0.1:${port}/v1`],
+    ['its password percent-encoded', (port: number) => `http//deploy:${encodeURIComponent(`${HOSTILE_KEY}/`)}@127.0.0.1:${port}/v1`],
+  ])('with credentials and %s is named without its password', async (_case, url) => {
+    const run = await runCli(['--base-url', url(target.port)]);
+    expectUsageError(run, /--base-url "(http\/\/)?…@127\.0\.0\.1:\d+\/v1" (is not a URL|has no http:\/\/ or https:\/\/ in front)/);
+    expect(run.stderr).not.toContain('deploy');
   });
 
   it('with a scheme other than http or https names the scheme and the two allowed', async () => {
@@ -89,6 +101,42 @@ describe('a missing or misplaced key', () => {
   it('is not echoed when a misspelt option carries it after "="', async () => {
     const run = await runCli(['--base-url', target.baseUrl, `--api_key=${HOSTILE_KEY}`]);
     expectUsageError(run, /unknown option '--api_key=…'.*--help/);
+  });
+});
+
+describe('a key no HTTP header can carry', () => {
+  // Each once hung a run forever: the HTTP client refused the header on every request, and the run never ended.
+  it.each([
+    ['a trailing newline (a CI secret stored with it)', `${HOSTILE_KEY}\n`, /PETSTORE_API_KEY ends with a line break \(\\n\), which no HTTP header can carry/],
+    ['a trailing CR LF', `${HOSTILE_KEY}\r\n`, /PETSTORE_API_KEY ends with a line break \(\\r\\n\)/],
+    ['a line break inside', `${HOSTILE_KEY.slice(0, 8)}\n${HOSTILE_KEY.slice(8)}`, /PETSTORE_API_KEY holds a line break inside it/],
+    ['a control character', `${HOSTILE_KEY}\u0007`, /PETSTORE_API_KEY holds a control character \(U\+0007\)/],
+    ['a character outside Latin-1', `${HOSTILE_KEY}\u2019`, /PETSTORE_API_KEY holds a character no HTTP header can carry \(U\+2019, outside Latin-1\)/],
+    ['a space at its end', `${HOSTILE_KEY} `, /PETSTORE_API_KEY begins or ends with a space or tab/],
+  ])('with %s is refused in a second, before any connection, without showing the key', async (_case, key, message) => {
+    const started = Date.now();
+    const run = await runCli(['--base-url', target.baseUrl], { env: { PETSTORE_API_KEY: key }, timeoutMs: 20_000 });
+    expectUsageError(run, message, HOSTILE_KEY);
+    // A child's start (node and the CLI's imports) is most of it; a run that hangs is stopped at 20 s.
+    expect(Date.now() - started).toBeLessThan(5_000);
+  });
+
+  it('given with --api-key is named so', async () => {
+    const run = await runCli(['--base-url', target.baseUrl, '--api-key', `${HOSTILE_KEY}\n`]);
+    expectUsageError(run, /--api-key ends with a line break/);
+  });
+});
+
+describe('a key that is also a word the reports are written with', () => {
+  // Every pet's status became $PETSTORE_API_KEY, which told the reader the key, and verify refused the genuine folder.
+  it.each([
+    ['a pet status', 'available', 'spec/petstore-interface-spec.md'],
+    ['a field of the interface', 'categoryId', 'spec/petstore-interface-spec.md'],
+    ['a word of every finding', 'saw', 'the words of the suite\'s own lines'],
+  ])('(%s) is refused in one line, before any connection', async (_case, key, where) => {
+    const run = await runCli(['--base-url', target.baseUrl], { env: { PETSTORE_API_KEY: key }, timeoutMs: 20_000 });
+    expectUsageError(run, new RegExp(`PETSTORE_API_KEY is also a word the reports are written with \\(it occurs in ${where.replace('.', '\\.')}\\): replaced by \\$PETSTORE_API_KEY there, it would garble every report`));
+    expect(run.stderr).not.toMatch(new RegExp(`\\b${key}\\b`));
   });
 });
 
@@ -134,6 +182,22 @@ describe('files the run cannot use', () => {
   it.skipIf(readOnly.missing !== undefined)(`a read-only report dir is refused${readOnly.missing ? ` (skipped: ${readOnly.missing})` : ''}`, async () => {
     const run = await runCliAgainst(target.baseUrl, ['--report-dir', readOnly.dir]);
     expectUsageError(run, /cannot write reports to .*read-only \(not permitted \((EPERM|EACCES)\)\)/);
+  });
+
+  // Each once hung the run before it began (a FIFO nobody writes to), or grew it to gigabytes (/dev/zero).
+  it.each([
+    ['--baseline', 'a FIFO', () => fifo, /cannot read baseline .*a-fifo \(a FIFO, not a regular file\)/],
+    ['--baseline', '/dev/zero', () => '/dev/zero', /cannot read baseline \/dev\/zero \(a device, not a regular file\)/],
+    ['--baseline', 'a file of 2 MiB', () => bigFile, /cannot read baseline .*big-file \(it holds more than the 1048576 bytes a baseline may\)/],
+    ['--ca-file', 'a FIFO', () => fifo, /cannot read --ca-file .*a-fifo \(a FIFO, not a regular file\)/],
+    ['--ca-file', '/dev/zero', () => '/dev/zero', /cannot read --ca-file \/dev\/zero \(a device, not a regular file\)/],
+    ['--write-baseline', 'a FIFO', () => fifo, /cannot write baseline .*a-fifo: it is a FIFO, not a regular file; name a file/],
+    ['--write-baseline', '/dev/null', () => '/dev/null', /cannot write baseline \/dev\/null: it is a device, not a regular file; name a file/],
+  ])('%s naming %s is refused in a second, before any connection', async (option, _case, path, message) => {
+    const started = Date.now();
+    const run = await runCli(['--base-url', target.baseUrl, option, path()], { env: { PETSTORE_API_KEY: HOSTILE_KEY }, timeoutMs: 20_000 });
+    expectUsageError(run, message);
+    expect(Date.now() - started).toBeLessThan(5_000);
   });
 
   it('a --ca-file that does not exist is named, before any connection', async () => {

@@ -1,7 +1,7 @@
 // Corporate CI reaches staging through a proxy. Here the target listens on one port while the base URL
 // names another where nothing listens: only a proxy that knows the mapping can reach it, so a run that
 // certifies it sent every request through the proxy.
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer, request as httpRequest, STATUS_CODES, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -79,7 +79,12 @@ describe('a target reachable only through a proxy', () => {
     if (run.report === undefined) expect.fail(`the run exited ${run.code} without report.json\n${outputTail(run)}`);
     expect({ code: run.code, verdict: run.report.verdict }).toEqual({ code: 0, verdict: 'certified' });
     const relayed = proxy.seen.slice(before);
-    expect(relayed.length).toBe(run.report.requests.total);
+    // A request this proxy left unparsed behind an earlier body on a kept connection (REQ-09), reset, and sent again on
+    // a new one, is a request the run counts and the proxy never saw; every other one passed it.
+    const har = JSON.parse(readFileSync(join(run.reportDir, 'exchanges.har'), 'utf8')) as { log: { entries: Array<{ response: { _retried?: boolean } }> } };
+    const resent = har.log.entries.filter((entry) => entry.response._retried === true).length;
+    expect(relayed.length).toBeGreaterThanOrEqual(run.report.requests.total - resent);
+    expect(relayed.length).toBeLessThanOrEqual(run.report.requests.total);
     expect(relayed.every((line) => line.includes(`${baseUrl}/`))).toBe(true);
     expect(new Set(proxy.credentials.slice(before))).toEqual(new Set([`Basic ${Buffer.from(`${PROXY_USER}:${PROXY_PASSWORD}`).toString('base64')}`]));
     expect(run.report.target.proxy).toBe(`http://127.0.0.1:${proxyPort}`);

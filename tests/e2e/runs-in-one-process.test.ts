@@ -85,10 +85,15 @@ describe('redaction in one process', () => {
     const server = await startReferenceServer({ apiKeys: [WORD_KEY, OTHER_KEY] });
     try {
       const args = ['--base-url', server.url, '--only', 'LIST-01'];
-      const [first, second] = await withChildSlot(async () => [
-        await runInProcess(args, WORD_KEY, { timeoutMs: RUN_TIMEOUT_MS }),
-        await runInProcess(args, OTHER_KEY, { timeoutMs: RUN_TIMEOUT_MS }),
-      ]);
+      // The options' resolver refuses a key that is a word of the reports: the first run takes it past the resolver,
+      // as a program could, since what is at stake here is what its redactor leaves to the next run.
+      const first = await withChildSlot(async () => {
+        const reportDir = scratchDir('petstore-run-');
+        const resolved = resolveRunOptions({ baseUrl: server.url, apiKey: OTHER_KEY, only: ['LIST-01'], reportDir }, {});
+        const result = await certifyRun({ ...resolved, apiKey: WORD_KEY });
+        return { code: result.exitCode, stderr: '', reportDir };
+      });
+      const second = await withChildSlot(() => runInProcess(args, OTHER_KEY, { timeoutMs: RUN_TIMEOUT_MS }));
       const reportText = (dir: string) => readFileSync(join(dir, 'report.json'), 'utf8');
       expect(first!.code, first!.stderr).toBe(0);
       expect(reportText(first!.reportDir)).toContain(STATUSES.replace(WORD_KEY, KEY_PLACEHOLDER));

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { cpSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, readFileSync, rmSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Har } from 'har-format';
@@ -11,6 +11,9 @@ import type { Manifest } from '../../cli/reports/manifest.js';
 import { sha256Of } from '../../cli/reports/manifest.js';
 import type { CliRun } from '../support/cli.js';
 import { certifyInProcess } from '../support/in-process.js';
+import { resolveRunOptions } from '../../cli/resolve-options.js';
+import { certify as certifyRun } from '../../cli/run.js';
+import { startReferenceServer } from '../../server/reference-server.js';
 import { withChildSlot } from '../support/harness.js';
 import { scratchDir } from '../support/scratch.js';
 
@@ -147,6 +150,75 @@ describe('a report folder of a run against a server that answers creates with 20
     expect(upgraded.stdout).toMatch(/^ {2}CREATE-01: report\.json says passed, the recorded exchanges give failed \(.+\)\nverified: 6 files match manifest\.json; re-judged offline with petstore-conformance \S+ \(the run used 0\.0\.1\): 1 rule\(s\) changed, verdict not-certified \(recorded not-certified\)\n$/);
   }, 120_000);
 
+  /** The folder's report.json (and its manifest) as `edit` leaves them, hashes made consistent, as a forger would. */
+  function forgedReport(edit: (report: Report) => Report): string {
+    const dir = copyOf(run.reportDir);
+    const report = edit(readJson<Report>(join(dir, 'report.json')));
+    forge(dir, 'report.json', stringifyJson(report, 2));
+    const manifest = readJson<Manifest>(join(dir, 'manifest.json'));
+    writeFileSync(join(dir, 'manifest.json'), stringifyJson({ ...manifest, verdict: report.verdict, tool: report.tool }, 2));
+    return dir;
+  }
+
+  // Each of these once verified with exit 0: the folder switched the re-judgment off.
+  it('verify refuses a not-certified folder that says certified and that the run was cancelled', async () => {
+    const dir = forgedReport((report) => ({ ...report, verdict: 'certified', exitCode: 143, cancelled: 'SIGTERM' }));
+    const forged = await verify(dir);
+    expect(forged.code).toBe(1);
+    expect(forged.stderr).toBe('not verified: report.json says the run was cancelled (SIGTERM), exchanges.har does not: the folder does not describe one run\n');
+  }, 120_000);
+
+  it('verify refuses it with the recording marked cancelled too, and the failed rule said not reached: the re-judged verdict is a cancelled run\'s', async () => {
+    const dir = forgedReport((report) => ({
+      ...report, verdict: 'certified', exitCode: 143, cancelled: 'SIGTERM',
+      rules: report.rules.map((rule) => (rule.status === 'failed' ? { ...rule, status: 'skipped', message: 'the run was cancelled (SIGTERM) before this rule was judged' } : rule)),
+    }));
+    const har = readJson<Har>(join(dir, 'exchanges.har'));
+    forge(dir, 'exchanges.har', stringifyJson({ ...har, log: { ...har.log, _cancelled: 'SIGTERM' } }, 2));
+    const forged = await verify(dir);
+    expect(forged.code).toBe(1);
+    expect(forged.stderr).toBe('not verified: the verdict does not follow from the recorded exchanges: report.json says certified, the rules it reports give incomplete\n');
+  }, 120_000);
+
+  it('verify refuses a folder that names a newer suite version than its own, pointing to it', async () => {
+    const dir = forgedReport((report) => ({ ...report, verdict: 'certified', tool: { ...report.tool, version: '9.0.0' } }));
+    const refused = await verify(dir, REFUSAL_TIMEOUT_MS);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toBe(`petstore-conformance: report.json was written by petstore-conformance 9.0.0, newer than this ${run.report!.tool.version}, which cannot judge for it: verify it with npx petstore-conformance@9.0.0 verify\n`);
+  }, 30_000);
+
+  it('verify refuses a folder that names no version at all', async () => {
+    const dir = forgedReport((report) => ({ ...report, tool: { ...report.tool, version: 'latest-and-greatest' } }));
+    const refused = await verify(dir, REFUSAL_TIMEOUT_MS);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toBe('petstore-conformance: report.json names petstore-conformance "latest-and-greatest", which is no version of it: the folder is no report of a run\n');
+  }, 30_000);
+
+  it('verify of a folder that names an older version re-judges it, and refuses the verdict it claims when the re-judgment gives another', async () => {
+    const dir = forgedReport((report) => ({
+      ...report, verdict: 'certified', tool: { ...report.tool, version: '0.0.1' },
+      rules: report.rules.map((rule) => (rule.status === 'failed' ? { ...rule, status: 'passed' } : rule)),
+    }));
+    const forged = await verify(dir);
+    expect(forged.code).toBe(1);
+    expect(forged.stdout).toMatch(/^ {2}CREATE-01: report\.json says passed, the recorded exchanges give failed/);
+    expect(forged.stderr).toMatch(/^not verified: re-judged offline with petstore-conformance \S+ \(the run used 0\.0\.1\): \d+ rule\(s\) changed, verdict not-certified, where report\.json says certified\n$/);
+  }, 120_000);
+
+  // A recording of 500 MB once ended verify in a V8 fatal error: past its cap, one is refused unread.
+  it('verify refuses a recording past the 256 MiB it reads, hash and all, in seconds', async () => {
+    const dir = copyOf(run.reportDir);
+    const har = join(dir, 'exchanges.har');
+    truncateSync(har, 300 * 1024 * 1024);
+    const manifest = readJson<Manifest>(join(dir, 'manifest.json'));
+    const entry = manifest.files.find((file) => file.file === 'exchanges.har')!;
+    entry.sha256 = sha256Of(har);
+    writeFileSync(join(dir, 'manifest.json'), stringifyJson(manifest, 2));
+    const refused = await verify(dir, 30_000);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toBe('petstore-conformance: exchanges.har: it holds more than the 268435456 bytes one file of a report folder may\n');
+  }, 60_000);
+
   it('verify refuses recorded options the CLI would refuse, with their hashes made consistent: exit 2, one line, no hang', async () => {
     const dir = copyOf(run.reportDir);
     const report = readJson<Report>(join(dir, 'report.json'));
@@ -194,6 +266,50 @@ describe('a report folder of a run against a server that answers creates with 20
     const altered = await verify(dir);
     expect(altered.code).toBe(1);
     expect(altered.stderr).toMatch(/^not verified: exchanges\.har was altered: /);
+  }, 120_000);
+});
+
+describe('a report folder of a run cancelled once it had judged a rule', () => {
+  let reportDir: string;
+  let report: Report;
+
+  beforeAll(async () => {
+    // Cancelled as SIGTERM cancels it, at the line of its first judged rule: whatever the machine's pace, the run
+    // has finished a rule and not every one. (runs-in-one-process cancels runs by time; this folder is the subject.)
+    const server = await startReferenceServer({ apiKeys: ['cancel-verify-key-4e1a'], latencyMs: 20 });
+    try {
+      reportDir = scratchDir('petstore-cancelled-');
+      const controller = new AbortController();
+      const print = (line: string) => {
+        if (/^ {2}(PASS|FAIL) /.test(line)) controller.abort('SIGTERM');
+      };
+      await withChildSlot(async () => {
+        const options = resolveRunOptions({ baseUrl: server.url, apiKey: 'cancel-verify-key-4e1a', only: ['listing', 'creating'], reportDir, print, signal: controller.signal }, {});
+        await certifyRun(options);
+      });
+      report = readJson<Report>(join(reportDir, 'report.json'));
+    } finally {
+      await server.close();
+    }
+  }, SLOT_WAIT_MS);
+
+  it('is re-judged for the rules it finished, and verified with the verdict of a cancelled run', async () => {
+    expect(report.cancelled).toBe('SIGTERM');
+    const finished = report.rules.filter((rule) => !(rule.status === 'skipped' && rule.message?.startsWith('the run was cancelled')));
+    expect(finished.some((rule) => rule.status === 'passed')).toBe(true);
+    const verified = await verify(reportDir);
+    expect(verified.stderr).toBe('');
+    expect(verified.stdout).toBe(`verified: 6 files match manifest.json; the ${report.requests.total} recorded exchanges, re-judged offline by petstore-conformance ${report.tool.version}, give the same status for the ${finished.length} rules the run finished before it was cancelled (SIGTERM) and the verdict incomplete (run ${report.runId})\n`);
+    expect(verified.code).toBe(0);
+  }, 120_000);
+
+  it('a rule it finished, its status edited, is named: cancelled or not, what was judged is re-judged', async () => {
+    const dir = copyOf(reportDir);
+    const passed = report.rules.find((rule) => rule.status === 'passed')!;
+    forge(dir, 'report.json', stringifyJson({ ...report, rules: report.rules.map((rule) => (rule.id === passed.id ? { ...rule, status: 'failed' } : rule)) }, 2));
+    const forged = await verify(dir);
+    expect(forged.code).toBe(1);
+    expect(forged.stderr).toBe(`not verified: the verdict does not follow from the recorded exchanges: ${passed.id}: report.json says failed, the recorded exchanges give passed\n`);
   }, 120_000);
 });
 

@@ -81,9 +81,12 @@ export async function startClosingFront(upstreamPort: number): Promise<LoopbackS
   return listen(server, 'http', requests);
 }
 
-/** A raw TCP server, below HTTP and TLS: `scheme` only shapes the base URL a test hands the CLI. */
-export async function startTcpServer(scheme: 'http' | 'https', onConnection: (socket: Socket) => void): Promise<LoopbackServer> {
-  return listen(createNetServer((socket) => {
+/**
+ * A raw TCP server, below HTTP and TLS: `scheme` only shapes the base URL a test hands the CLI. `pauseOnConnect`:
+ * not a byte of a connection is read, not even its end, as a target that takes connections and never reads them.
+ */
+export async function startTcpServer(scheme: 'http' | 'https', onConnection: (socket: Socket) => void, options: { pauseOnConnect?: boolean } = {}): Promise<LoopbackServer> {
+  return listen(createNetServer({ pauseOnConnect: options.pauseOnConnect ?? false }, (socket) => {
     socket.on('error', () => undefined); // a client hanging up on garbage is expected here
     onConnection(socket);
   }), scheme, []);

@@ -60,7 +60,7 @@ function firstCycle(graph: ReadonlyMap<string, readonly string[]>): string[] | u
  * or a folder; the longest path that holds a module is its layer.
  */
 const LAYERS: readonly string[][] = [
-  ['helpers/json.ts', 'helpers/package-root.ts'],
+  ['helpers/json.ts', 'helpers/package-root.ts', 'helpers/bounded-file.ts'],
   ['helpers/spec/'],
   // The one request path: it records, paces and redacts, and knows nothing of judging.
   ['helpers/http/'],
@@ -72,7 +72,9 @@ const LAYERS: readonly string[][] = [
   ['helpers/engine/'],
   ['suites/'],
   ['server/'],
-  // The report and its formats: pure functions of the report.
+  // What every part of the command line may name: the tool and its version, and the error that means bad usage (exit 2).
+  ['cli/tool.ts', 'cli/usage-error.ts'],
+  // The report, its formats (pure functions of the report) and the folder they are written to.
   ['cli/reports/'],
   // The verdict and the baseline policy, apart from every format.
   ['cli/policy/'],

@@ -2,7 +2,7 @@
 import fc from 'fast-check';
 import { stringify as losslessStringify } from 'lossless-json';
 import { describe, expect, it } from 'vitest';
-import { parseJson, parseOwnJson, stringifyJson, type Json } from '../../helpers/json.js';
+import { BODY_DEPTH_LIMIT, JsonLimitExceeded, parseJson, parseOwnJson, RECORDING_DEPTH_LIMIT, RECORDING_LIMITS, stringifyJson, type Json } from '../../helpers/json.js';
 
 /** Integers on both sides of 2^53 and of the 16-digit line, as bigint where a double would round them. */
 const BOUNDARY_INTEGERS: Json[] = [
@@ -50,5 +50,35 @@ describe('JSON as this program writes and reads it', () => {
     }), { seed: 20261127, numRuns: 500 });
     expect(stringifyJson({ id: 9007199254740993n, name: 'x' })).toBe('{"id":9007199254740993,"name":"x"}');
     expect(stringifyJson(undefined)).toBe('null');
+  });
+});
+
+describe('JSON from outside, nested or long past any use', () => {
+  // 12 KB of brackets once left a run waiting forever, and an array 3,000 deep ended one with no report.
+  it.each([
+    ['arrays', '['.repeat(9_000) + ']'.repeat(9_000)],
+    ['objects', '{"a":'.repeat(9_000) + '1' + '}'.repeat(9_000)],
+    ['arrays left open', '['.repeat(100_000)],
+  ])('nested 9,000 deep (%s) is refused as JSON too deep to use, in one pass', (_case, text) => {
+    expect(() => parseJson(text)).toThrow(new JsonLimitExceeded(`JSON nested more than ${BODY_DEPTH_LIMIT} levels deep: the suite reads no deeper (a Pet Store body is 3 levels deep)`));
+    expect(() => parseOwnJson(text)).toThrow(JsonLimitExceeded);
+  });
+
+  it(`reads a body nested ${BODY_DEPTH_LIMIT} deep; brackets inside strings, escaped quotes among them, are no nesting`, () => {
+    const deepest = '['.repeat(BODY_DEPTH_LIMIT) + ']'.repeat(BODY_DEPTH_LIMIT);
+    expect(() => parseJson(deepest)).not.toThrow();
+    const inStrings = `[${JSON.stringify('[[[[\\"{{{{'.repeat(100))}]`;
+    expect(parseJson(inStrings)).toEqual(['[[[[\\"{{{{'.repeat(100)]);
+    expect(() => parseJson('['.repeat(BODY_DEPTH_LIMIT + 1) + ']'.repeat(BODY_DEPTH_LIMIT + 1))).toThrow(JsonLimitExceeded);
+  });
+
+  it('reads a recording deeper than a body, which holds a body a few levels down, within a limit of its own', () => {
+    const text = '['.repeat(RECORDING_DEPTH_LIMIT) + ']'.repeat(RECORDING_DEPTH_LIMIT);
+    expect(() => parseJson(text, RECORDING_LIMITS)).not.toThrow();
+    expect(() => parseJson(`[${text}]`, RECORDING_LIMITS)).toThrow(JsonLimitExceeded);
+  });
+
+  it('refuses text longer than the limit it is given before parsing it', () => {
+    expect(() => parseJson(`"${'x'.repeat(100)}"`, { maxDepth: BODY_DEPTH_LIMIT, maxLength: 50 })).toThrow(new JsonLimitExceeded('JSON text of 102 characters, more than the 50 the suite reads'));
   });
 });

@@ -1,7 +1,9 @@
 // The key is masked where it stands as the key, not wherever its letters occur: a short key (`e`, `test`)
 // must leave ordinary text readable, and still be caught in a header, a JSON value or a query.
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { isShortSecret, KEY_PLACEHOLDER, Redactor } from '../../helpers/http/redact.js';
+import { echoesOf, secretAppearances } from '../support/secret-search.js';
 
 describe('a short key', () => {
   const redactor = new Redactor(['e', 'test']);
@@ -44,5 +46,104 @@ describe('two redactors', () => {
     expect(first.redact(text)).toBe(`${KEY_PLACEHOLDER} and second-run-key-3d4e5f`);
     expect(second.redact(text)).toBe(`first-run-key-0a1b2c and ${KEY_PLACEHOLDER}`);
     expect(second.formCount).toBe(first.formCount);
+  });
+});
+
+describe('a key echoed in an encoding', () => {
+  // A long key, shaped like many real ones, with every character an encoding treats apart.
+  const key = 'pk_live+Echo/7rQ"x\\9w==<&>';
+  const redactor = new Redactor([key]);
+
+  it.each(Object.entries(echoesOf(key)))('(%s) is replaced, in a sentence too', (_form, echoed) => {
+    expect(secretAppearances(echoed, key)).not.toEqual([]);
+    expect(redactor.redact(echoed)).toBe(KEY_PLACEHOLDER);
+    expect(secretAppearances(redactor.redact(`token ${echoed} refused`), key)).toEqual([]);
+  });
+
+  // Base64 holds the key's bits from where it begins in the encoded bytes: what is left beside the placeholder
+  // are the one or two characters that also hold bits of the bytes around it.
+  it.each([
+    ['base64', key],
+    ['base64 of Bearer <key>', `Bearer ${key}`],
+    ['base64 of Basic <key>:', `${key}:`],
+    ['base64 of the key among other bytes', `user=x;token=${key};exp=1`],
+  ])('(%s) is replaced, in base64 and base64url, but for the characters that also hold other bytes', (_form, encoded) => {
+    for (const echoed of [Buffer.from(encoded).toString('base64'), Buffer.from(encoded).toString('base64url')]) {
+      const redacted = redactor.redact(`x-echo: ${echoed}`);
+      const [before = '', after = ''] = redacted.slice('x-echo: '.length).split(KEY_PLACEHOLDER);
+      expect(redacted).toContain(KEY_PLACEHOLDER);
+      expect(secretAppearances(redacted, key)).toEqual([]);
+      expect(Buffer.from(before + after, 'base64').length).toBeLessThanOrEqual(Buffer.byteLength(encoded) - Buffer.byteLength(key) + 3);
+    }
+  });
+
+  it('half-masked (its first ten and its last ten characters) shows neither half', () => {
+    const long = 'hostile-key-Zq81vX30wT';
+    const shown = new Redactor([long]).redact(`key ${long.slice(0, 10)}…${long.slice(-10)}, or ${long.slice(0, 10)}****${long.slice(-10)}`);
+    expect(shown).toBe(`key ${KEY_PLACEHOLDER}…${KEY_PLACEHOLDER}, or ${KEY_PLACEHOLDER}****${KEY_PLACEHOLDER}`);
+  });
+
+  it('leaves a start or an end of it alone where no mask stands beside it: that is a word of the report, not the key', () => {
+    const human = 'diagnosis-key-5c1e0b7a';
+    const redactor = new Redactor([human]);
+    expect(redactor.redact('{"diagnosis": {"problem": "key-5c1e0b7a"}}')).toBe('{"diagnosis": {"problem": "key-5c1e0b7a"}}');
+    // The key without its last character, as AUTH-03 sends it, is as good as the key wherever it stands.
+    expect(redactor.redact('token diagnosis-key-5c1e0b7 refused; diagnosis…5c1e0b7a')).toBe(`token ${KEY_PLACEHOLDER} refused; ${KEY_PLACEHOLDER}…${KEY_PLACEHOLDER}`);
+  });
+
+  it('leaves a short run of its characters alone: fewer than 8 of them say little of it', () => {
+    const long = 'hostile-key-Zq81vX30wT';
+    expect(new Redactor([long]).redact('hostile keys, X30wT')).toBe('hostile keys, X30wT');
+  });
+});
+
+describe('a short key', () => {
+  const redactor = new Redactor(['k3y']);
+
+  it.each([
+    ['after Bearer and an encoded space', 'Authorization=Bearer%20k3y', `Authorization=Bearer%20${KEY_PLACEHOLDER}`],
+    ['after Bearer and a form-encoded space', 'auth=Bearer+k3y&x=1', `auth=Bearer+${KEY_PLACEHOLDER}&x=1`],
+    ['percent-encoded between encoded quotes', 'q=%22%6B%33%79%22', `q=%22${KEY_PLACEHOLDER}%22`],
+    ['after a JSON newline escape', '"line\\nk3y"', `"line\\n${KEY_PLACEHOLDER}"`],
+    ['upper-cased', 'token K3Y refused', `token ${KEY_PLACEHOLDER} refused`],
+    ['as base64 of Bearer <key>', `x-echo: ${Buffer.from('Bearer k3y').toString('base64')}`, `x-echo: ${KEY_PLACEHOLDER}`],
+  ])('is found %s', (_case, text, redacted) => {
+    expect(redactor.redact(text)).toBe(redacted);
+  });
+});
+
+describe('a replacement in a JSON document', () => {
+  // A key that ends in a backslash once made the redactor break the JSON it redacted, and the run crash.
+  it.each([
+    ['ends in a backslash', 'ends-in-a-backslash\\'],
+    ['holds a quote and backslashes', 'q"uo\\\\te"d-key-0123'],
+    ['short, and ends in a backslash', 'k\\'],
+    ['begins with what follows an escape', 'nu0041-key-3ab9c1'],
+  ])('keeps it JSON, one and two levels deep, when the key %s', (_case, key) => {
+    const redactor = new Redactor([key]);
+    const body = JSON.stringify({ message: `token Bearer ${key} refused`, echo: key, tail: `\n${key}"` });
+    const report = JSON.stringify({ rawBody: body, json: JSON.parse(body) }, null, 2);
+    for (const text of [body, report, JSON.stringify({ page: report })]) {
+      const redacted = redactor.redact(text);
+      expect(() => JSON.parse(redacted)).not.toThrow();
+      expect(redacted).not.toContain(JSON.stringify(key).slice(1, -1));
+    }
+    const inner = (JSON.parse(redactor.redact(report)) as { rawBody: string }).rawBody;
+    expect(() => JSON.parse(inner)).not.toThrow();
+    // A backslash the key ends in may stay: it is what keeps the escape after the placeholder whole.
+    expect((JSON.parse(inner) as { echo: string }).echo).toMatch(/^\$PETSTORE_API_KEY\\?$/);
+  });
+
+  it('keeps any JSON document JSON, at three levels, whatever the key (seeded)', () => {
+    const keyChars = fc.constantFrom(...'ab\\"/u0nN-_+=%&;#x'.split(''));
+    fc.assert(fc.property(fc.string({ unit: keyChars, minLength: 1, maxLength: 16 }), fc.jsonValue(), (key, value) => {
+      const redactor = new Redactor([key]);
+      const inner = JSON.stringify({ value, echo: `a ${key} b`, key });
+      let text = inner;
+      for (let level = 0; level < 3; level++) {
+        text = JSON.stringify({ text });
+        expect(() => JSON.parse(redactor.redact(text))).not.toThrow();
+      }
+    }), { seed: 38, numRuns: 400 });
   });
 });
