@@ -6,7 +6,8 @@ import { isRefusal, onAnswer } from '../../server/seams.js';
 import { expressErrorPage, NGINX_401, NGINX_404 } from './pages.js';
 import type { DefectSpec } from './spec.js';
 
-// Past it, list-double-gzip's compression filters both run: a page of a hundred pets, not a single pet or an Error.
+// Past it, the compression of list-double-gzip, proxy-keeps-content-encoding and deflate-raw-php runs (Express
+// compression's default threshold): a page of pets, not a single pet or an Error.
 const LARGE_BODY_BYTES = 1024;
 
 const ERROR_BODY_RULES = ['AUTH-01', 'AUTH-02', 'AUTH-03', 'AUTH-04', 'AUTH-05'] as const;
@@ -317,13 +318,15 @@ export const ERRORS_DEFECTS = [
   {
     id: 'proxy-keeps-content-encoding',
     area: 'errors',
-    description: 'stands behind a hand-written proxy (Python requests, axios) that forwards the client\'s Accept-Encoding, lets its HTTP client decompress the upstream\'s gzip, and copies the upstream\'s headers verbatim: the plain body goes out with Content-Encoding: gzip',
+    description: 'stands behind a hand-written proxy (Python requests, axios) that forwards the client\'s Accept-Encoding, lets its HTTP client decompress what the upstream gzipped (bodies past Express compression\'s 1 kB threshold), and copies the upstream\'s headers verbatim: the plain body goes out with Content-Encoding: gzip',
     rules: ['ERR-05'],
     alsoMetIn: ['consistency'],
+    // A store with pets, so that the last pages the consistency area reads are past the threshold.
+    options: { preload: 30 },
     overrides: {
       outgoing: (request, reply, payload, reference) => {
         const sent = reference(request, reply, payload);
-        if (/\bgzip\b/i.test(String(request.headers['accept-encoding'] ?? '')) && (typeof sent === 'string' || Buffer.isBuffer(sent)) && sent.length > 0) {
+        if (/\bgzip\b/i.test(String(request.headers['accept-encoding'] ?? '')) && (typeof sent === 'string' || Buffer.isBuffer(sent)) && sent.length >= LARGE_BODY_BYTES) {
           reply.header('content-encoding', 'gzip');
         }
         return sent;
@@ -333,13 +336,14 @@ export const ERRORS_DEFECTS = [
   {
     id: 'deflate-raw-php',
     area: 'errors',
-    description: 'compresses by hand with PHP\'s gzdeflate() under Content-Encoding: deflate whenever the client accepts deflate: gzdeflate writes raw DEFLATE, where the deflate coding is the zlib format (gzcompress), so a client that decodes it as HTTP says fails',
+    description: 'compresses a body past 1 kB by hand with PHP\'s gzdeflate() under Content-Encoding: deflate whenever the client accepts deflate: gzdeflate writes raw DEFLATE, where the deflate coding is the zlib format (gzcompress), so a client that decodes it as HTTP says fails',
     rules: ['ERR-05'],
     alsoMetIn: ['consistency'],
+    options: { preload: 30 },
     overrides: {
       outgoing: (request, reply, payload, reference) => {
         const sent = reference(request, reply, payload);
-        if (!/\bdeflate\b/i.test(String(request.headers['accept-encoding'] ?? '')) || !(typeof sent === 'string' || Buffer.isBuffer(sent)) || sent.length === 0) return sent;
+        if (!/\bdeflate\b/i.test(String(request.headers['accept-encoding'] ?? '')) || !(typeof sent === 'string' || Buffer.isBuffer(sent)) || sent.length < LARGE_BODY_BYTES) return sent;
         reply.header('content-encoding', 'deflate');
         return deflateRawSync(sent);
       },
