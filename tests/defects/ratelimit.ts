@@ -373,11 +373,11 @@ export const RATELIMIT_DEFECTS = [
   {
     id: 'rate-headers-doubled-by-gateway',
     area: 'ratelimit',
-    description: 'sends each X-RateLimit-* header twice, the gateway\'s (Kong\'s rate-limiting plugin, counting the day) beside the application\'s, both appended (res.append): a client reads each as one field, "100000, 1000", which is no integer',
+    description: 'sends each X-RateLimit-* header twice: a Tyk gateway in front sets them from the key\'s quota (the Business plan\'s day) and keeps the application\'s beside its own, so a client reads each as one field, "100000, 1000", which is no integer',
     rules: ['FUZZ-03', 'RATE-02'],
     overrides: {
       outgoing: (request, reply, payload, reference) => {
-        // The gateway counts its own, larger window: the day of the Business plan.
+        // The gateway counts the key's quota, a larger window: the Business plan's day.
         const gateway = { 'x-ratelimit-limit': '100000', 'x-ratelimit-remaining': '99000', 'x-ratelimit-reset': String(Math.ceil(Date.now() / 86_400_000) * 86_400) };
         for (const [name, value] of Object.entries(gateway)) {
           const own = reply.getHeader(name);
