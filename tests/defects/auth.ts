@@ -1,10 +1,11 @@
 import type { FastifyRequest } from 'fastify';
+import { timingSafeEqual } from 'node:crypto';
 import { PAGE_SIZE, PET_STATUSES } from '../../helpers/spec/facts.js';
 import { isBearerScheme, presentedCredentials, readCredentials } from '../../server/auth.js';
 import { bodyText } from '../../server/creating.js';
 import { int64Parameter, PET_ID_REFUSED, petIdOf } from '../../server/fetching.js';
 import { isPetStatus } from '../../server/new-pet.js';
-import { text, withoutHeader } from '../../server/responses.js';
+import { json, text, withoutHeader } from '../../server/responses.js';
 import { insteadOf, type OperationId, type SeamOverride } from '../../server/seams.js';
 import { expressErrorPage } from './pages.js';
 import type { DefectSpec } from './spec.js';
@@ -461,4 +462,48 @@ export const AUTH_DEFECTS = [
   openSpelling('auth-guard-exact-format-suffix', 'guards the exact paths while the router takes a format suffix (Rails, Spring\'s suffix pattern match): /pets.json works without a key', { formatSuffix: true }),
   openSpelling('auth-guard-exact-path-parameters', 'guards the raw path while the servlet container strips path parameters (;jsessionid=, Spring matrix variables) before routing: /pets;v=1 works without a key', { pathParameters: true }),
   openSpelling('auth-guard-raw-router-decodes', 'guards the path as sent, percent-encoded, while the router decodes it before matching: /%70ets is /pets to the router and no guarded path to the guard', {}),
+  // ── habits of the blind gallery of round 1 ──
+  {
+    id: 'auth-invalid-key-403',
+    area: 'auth',
+    description: 'answers a key it does not know with 403: an AWS API Gateway Lambda authorizer\'s Deny policy is a 403, while a request with no Authorization header gets the gateway\'s 401 (its gateway responses mapped to the Error shape)',
+    // Every broken credential but a missing one is presented, and denied; an unknown key with an invalid body too.
+    rules: ['AUTH-02', 'AUTH-03', 'AUTH-04', 'AUTH-05', 'AUTH-07', 'AUTH-11'],
+    overrides: {
+      unauthorized: (request, reference, server) => (presentedCredentials(request)
+        ? server.seams.error(403, 'forbidden', 'User is not authorized to access this resource with an explicit deny')
+        : reference(request)),
+    },
+  },
+  // ── how stacks compare keys, and what they serve to no key at all ──
+  {
+    id: 'auth-timing-safe-equal-throws',
+    area: 'auth',
+    description: 'compares the token with crypto.timingSafeEqual(Buffer.from(token), Buffer.from(key)), which throws a RangeError when the two differ in length, and nothing catches it: an unknown key of another length is answered 500',
+    rules: ['AUTH-03', 'AUTH-07', 'ERR-04'],
+    alsoMetIn: ['errors'],
+    overrides: {
+      authorizes: (authorization, reference, server) => {
+        const token = bearerToken(authorization);
+        if (token === undefined) return reference(authorization);
+        return server.seams.acceptedKeys().some((key) => {
+          if (Buffer.byteLength(token) !== Buffer.byteLength(key)) throw new RangeError('Input buffers must have the same byte length');
+          return timingSafeEqual(Buffer.from(token), Buffer.from(key));
+        });
+      },
+    },
+  },
+  {
+    id: 'auth-anonymous-role-empty',
+    area: 'auth',
+    description: 'serves a request without Authorization as the anonymous role, as PostgREST and Supabase do, whose row-level security hides every pet: GET /pets and GET /store/orders answer 200 [], GET /pets/{petId} 404, instead of 401 (a POST is refused by the insert policy)',
+    rules: ['AUTH-01', 'AUTH-07', 'AUTH-10', 'AUTH-12'],
+    overrides: {
+      authenticate: (request, operation, reference, server) => {
+        if (presentedCredentials(request) || operation === undefined || operation === 'createPet') return reference(request, operation);
+        // The anonymous role reads through policies that match no row.
+        return operation === 'getPet' ? server.seams.petNotFound(request) : json(200, []);
+      },
+    },
+  },
 ] as const satisfies readonly DefectSpec[];

@@ -8,6 +8,8 @@ import { onAnswer, onPetBody, without, type Context, type PetBody, type SeamOver
 import type { DefectSpec } from './spec.js';
 
 const CREATE_400_RULES = ['CREATE-08', 'CREATE-09', 'CREATE-10', 'CREATE-11', 'CREATE-12', 'CREATE-13'] as const;
+// The largest value of a Go uint64.
+const UINT64_MAX = 2n ** 64n - 1n;
 // A VARCHAR(255) column.
 const VARCHAR_LENGTH = 255;
 // The lookups that let a near miss through: `status in STATUS_MAP` finds Object.prototype's members.
@@ -764,6 +766,159 @@ export const CREATING_DEFECTS = [
       respond: async (operation, request, reference) => {
         if (operation === 'createPet' && !/^application\/json\b/i.test(String(request.headers['content-type'] ?? ''))) throw new TypeError('Cannot destructure property \'name\' of \'req.body\' as it is undefined.');
         return reference(operation, request);
+      },
+    },
+  },
+
+  // ── habits of the blind gallery of round 1 ──
+  {
+    id: 'create-categoryid-unbounded-int',
+    area: 'creating',
+    description: 'reads categoryId as a Python int (a Pydantic int field without ge/le bounds, lax mode): no int64 range, so 2^63 and -2^63-1 are accepted and stored, and an integral float such as 9.3e18 becomes the int it holds',
+    // The pets stored beyond int64 show on later pages and GETs as no valid Pet.
+    rules: ['CREATE-10', 'FUZZ-01', 'FUZZ-03', 'CONS-10'],
+    mishandlesEvery: { mutation: 'categoryId-beyond-int64' },
+    overrides: {
+      readCategoryId: (raw, reference) => {
+        if (!isLosslessNumber(raw)) return reference(raw);
+        if (INTEGER_LITERAL.test(raw.value)) return { value: BigInt(raw.value) };
+        // Lax mode: a float without a fraction is taken as the integer it holds, however large.
+        const value = Number(raw.value);
+        return Number.isInteger(value) ? { value: BigInt(value) } : reference(raw);
+      },
+    },
+  },
+  {
+    id: 'pet-status-null-jackson',
+    area: 'creating',
+    description: 'writes "status": null for a pet created without status, in every answer: Jackson\'s default property inclusion (ALWAYS) serialises the null field of the entity',
+    rules: ['CREATE-06', 'FUZZ-02', 'FUZZ-03', 'CONS-10'],
+    mishandlesEvery: { shape: 'status-absent' },
+    overrides: {
+      petBody: (pet, operation, reference) => {
+        const body = reference(pet, operation);
+        return body.status === undefined ? { ...body, status: null } : body;
+      },
+    },
+  },
+
+  // ── the whole input domain: JSON spellings and framings of a valid NewPet ──
+  {
+    id: 'create-bigint-from-source-500',
+    area: 'creating',
+    description: 'keeps int64 exact with JSON.parse\'s reviver and BigInt(context.source) (source text access, Node 21+), which throws a SyntaxError for 1e2, 7.0 or 1.5 that nothing catches: 500 where a 201 or a 400 was due',
+    rules: ['CREATE-10', 'CREATE-19', 'ERR-04', 'FUZZ-01'],
+    mishandlesEvery: { mutation: 'categoryId-fraction' },
+    overrides: {
+      // BigInt("1e2") throws "Cannot convert 1e2 to a BigInt", before any range check.
+      readCategoryId: (raw, reference) => (isLosslessNumber(raw) ? readInt64Literal(String(BigInt(raw.value))) : reference(raw)),
+    },
+  },
+  {
+    id: 'create-empty-name-index-500',
+    area: 'creating',
+    description: 'files every pet under the initial of its name (initial = name[0].upper(), a column for an A to Z index), which raises IndexError for the empty name: 500 where a 201 or a 400 was due',
+    rules: ['CREATE-19', 'ERR-04'],
+    overrides: {
+      readName: (raw, reference) => {
+        if (raw === '') throw new Error('IndexError: string index out of range');
+        return reference(raw);
+      },
+    },
+  },
+  {
+    id: 'create-escaped-pair-split',
+    area: 'creating',
+    description: 'decodes each \\u escape of a string on its own (a hand-written streaming tokenizer that writes each to its UTF-8 buffer as it reads it), so the two halves of an escaped surrogate pair each become U+FFFD: \\ud83d\\udc3e is stored as two replacement characters, not as one paw',
+    rules: ['CREATE-19'],
+    overrides: {
+      // A surrogate alone has no UTF-8 form: each half is written as U+FFFD, paired or not.
+      readNewPet: (text, reference) => reference(text.replace(/(?<!\\)\\u[dD][89a-fA-F][0-9a-fA-F]{2}/g, '\\ufffd')),
+    },
+  },
+  {
+    id: 'create-koa-type-check-after-next',
+    area: 'creating',
+    description: 'checks the Content-Type in a Koa middleware written after await next(), so the handler has created the pet before a body that did not come as application/json is answered 415',
+    rules: ['CONS-11'],
+    overrides: {
+      respond: async (operation, request, reference, server) => {
+        const answer = await reference(operation, request);
+        // Onion order: this line runs once the downstream handler has stored the pet.
+        return operation === 'createPet' && !/^application\/json\b/i.test(String(request.headers['content-type'] ?? ''))
+          ? server.seams.error(415, 'unsupported_media_type', 'send the NewPet as application/json')
+          : answer;
+      },
+    },
+  },
+  {
+    id: 'create-status-checked-after-save',
+    area: 'creating',
+    description: 'saves the pet, then runs model.full_clean() in a post_save signal: a status outside the choices raises a ValidationError answered 400, while the row, committed without ATOMIC_REQUESTS, stays with the status refused',
+    // The refused pets show on later pages and GETs, with a status no Pet has.
+    rules: ['CONS-11', 'CONS-10', 'FUZZ-03'],
+    overrides: {
+      respond: async (operation, request, reference, server) => {
+        const answer = await reference(operation, request);
+        if (operation !== 'createPet' || answer.status !== 400) return answer;
+        const text = bodyText(request);
+        const read = server.seams.readNewPet(text);
+        if (read.ok || read.member !== 'status') return answer;
+        // A CharField takes any string: only the choices are checked, after the INSERT. Name and categoryId were read
+        // before status, so they are valid here.
+        const body = server.seams.parseBody(text) as Record<string, unknown>;
+        const status = server.seams.member(body, 'status');
+        const name = server.seams.readName(server.seams.member(body, 'name'));
+        const categoryId = server.seams.readCategoryId(server.seams.member(body, 'categoryId'));
+        if (typeof status !== 'string' || !('value' in name) || !('value' in categoryId)) return answer;
+        const fields = { categoryId: categoryId.value, ...(typeof name.value === 'string' ? { name: name.value } : {}) };
+        server.seams.storePet({ id: await server.seams.allocateId(fields), ...fields, status, createdAt: new Date().toISOString() });
+        return answer;
+      },
+    },
+  },
+  {
+    id: 'create-aspnet-415-problem',
+    area: 'creating',
+    description: 'lets ASP.NET Core\'s [ApiController] refuse a body that is not application/json (text/plain, none at all, XML) with its automatic 415, a ProblemDetails body as application/problem+json ({type, title, status, traceId}), not an Error',
+    rules: ['ERR-01', 'ERR-02'],
+    alsoMetIn: ['errors'],
+    overrides: {
+      respond: async (operation, request, reference) => (operation === 'createPet' && !/^application\/json\b/i.test(String(request.headers['content-type'] ?? ''))
+        ? {
+          status: 415,
+          contentType: 'application/problem+json; charset=utf-8',
+          json: { type: 'https://tools.ietf.org/html/rfc9110#section-15.5.16', title: 'Unsupported Media Type', status: 415, traceId: '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-00' },
+        }
+        : reference(operation, request)),
+    },
+  },
+  {
+    id: 'create-body-buffer-by-length-500',
+    area: 'creating',
+    description: 'reads the body into Buffer.alloc(Number(req.headers[\'content-length\'])), which throws a RangeError for a chunked request (no Content-Length, so NaN): a valid NewPet sent chunked is answered 500',
+    rules: ['CREATE-20', 'ERR-04'],
+    overrides: {
+      respond: async (operation, request, reference) => {
+        if (operation === 'createPet' && request.headers['content-length'] === undefined) throw new RangeError('The argument \'size\' is invalid. Received NaN');
+        return reference(operation, request);
+      },
+    },
+  },
+  {
+    id: 'create-categoryid-go-uint64',
+    area: 'creating',
+    description: 'decodes categoryId into a Go uint64 (ids are never negative, the author thought): encoding/json refuses -1 and int64\'s minimum ("cannot unmarshal number -1 into Go struct field of type uint64") with 400, and takes 2^63, which no int64 holds',
+    // The pet stored with 2^63 shows on later pages and GETs as no valid Pet.
+    rules: ['CREATE-03', 'CREATE-10', 'FUZZ-03', 'CONS-10'],
+    // Generated negative categoryIds are refused, and 2^63 taken, when the seed draws them.
+    byChance: ['FUZZ-01', 'FUZZ-02'],
+    overrides: {
+      readCategoryId: (raw, reference) => {
+        if (!isLosslessNumber(raw) || !INTEGER_LITERAL.test(raw.value)) return reference(raw);
+        const id = BigInt(raw.value);
+        if (id < 0n || id > UINT64_MAX) return { problem: `json: cannot unmarshal number ${raw.value} into Go struct field NewPet.categoryId of type uint64` };
+        return { value: id };
       },
     },
   },

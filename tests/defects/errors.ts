@@ -1,4 +1,4 @@
-import { gzipSync } from 'node:zlib';
+import { deflateRawSync, gzipSync } from 'node:zlib';
 import { bodyText } from '../../server/creating.js';
 import { petIdOf } from '../../server/fetching.js';
 import { json, text } from '../../server/responses.js';
@@ -6,7 +6,8 @@ import { isRefusal, onAnswer } from '../../server/seams.js';
 import { expressErrorPage, NGINX_401, NGINX_404 } from './pages.js';
 import type { DefectSpec } from './spec.js';
 
-// Past it, list-double-gzip's compression filters both run: a page of a hundred pets, not a single pet or an Error.
+// Past it, the compression of list-double-gzip, proxy-keeps-content-encoding and deflate-raw-php runs (Express
+// compression's default threshold): a page of pets, not a single pet or an Error.
 const LARGE_BODY_BYTES = 1024;
 
 const ERROR_BODY_RULES = ['AUTH-01', 'AUTH-02', 'AUTH-03', 'AUTH-04', 'AUTH-05'] as const;
@@ -311,6 +312,58 @@ export const ERRORS_DEFECTS = [
         if (!accepts || !(typeof sent === 'string' || Buffer.isBuffer(sent)) || sent.length < LARGE_BODY_BYTES) return sent;
         reply.header('content-encoding', 'gzip');
         return gzipSync(gzipSync(sent));
+      },
+    },
+  },
+  {
+    id: 'proxy-keeps-content-encoding',
+    area: 'errors',
+    description: 'stands behind a hand-written proxy (Python requests, axios) that forwards the client\'s Accept-Encoding, lets its HTTP client decompress what the upstream gzipped (bodies past Express compression\'s 1 kB threshold), and copies the upstream\'s headers verbatim: the plain body goes out with Content-Encoding: gzip',
+    rules: ['ERR-05'],
+    alsoMetIn: ['consistency'],
+    // A store with pets, so that the last pages the consistency area reads are past the threshold.
+    options: { preload: 30 },
+    overrides: {
+      outgoing: (request, reply, payload, reference) => {
+        const sent = reference(request, reply, payload);
+        if (/\bgzip\b/i.test(String(request.headers['accept-encoding'] ?? '')) && (typeof sent === 'string' || Buffer.isBuffer(sent)) && sent.length >= LARGE_BODY_BYTES) {
+          reply.header('content-encoding', 'gzip');
+        }
+        return sent;
+      },
+    },
+  },
+  {
+    id: 'deflate-raw-php',
+    area: 'errors',
+    description: 'compresses a body past 1 kB by hand with PHP\'s gzdeflate() under Content-Encoding: deflate whenever the client accepts deflate: gzdeflate writes raw DEFLATE, where the deflate coding is the zlib format (gzcompress), so a client that decodes it as HTTP says fails',
+    rules: ['ERR-05'],
+    alsoMetIn: ['consistency'],
+    options: { preload: 30 },
+    overrides: {
+      outgoing: (request, reply, payload, reference) => {
+        const sent = reference(request, reply, payload);
+        if (!/\bdeflate\b/i.test(String(request.headers['accept-encoding'] ?? '')) || !(typeof sent === 'string' || Buffer.isBuffer(sent)) || sent.length < LARGE_BODY_BYTES) return sent;
+        reply.header('content-encoding', 'deflate');
+        return deflateRawSync(sent);
+      },
+    },
+  },
+  {
+    id: 'servlet-writer-latin1',
+    area: 'errors',
+    description: 'writes JSON through a servlet\'s getWriter() after setContentType("application/json") with no charset, so the container encodes it in ISO-8859-1: ü goes out as the byte 0xFC, which is no UTF-8, and a character beyond Latin-1 as ?',
+    // The 201 of a name with ü is no JSON, so it shows no id either (CREATE-04, CREATE-05).
+    rules: ['ERR-05', 'CREATE-03', 'CREATE-04', 'CREATE-05', 'CREATE-19', 'FUZZ-03'],
+    byChance: ['FUZZ-02'],
+    alsoMetIn: ['creating'],
+    overrides: {
+      outgoing: (request, reply, payload, reference) => {
+        const sent = reference(request, reply, payload);
+        if (!(typeof sent === 'string' || Buffer.isBuffer(sent)) || !/^application\/json\b/i.test(String(reply.getHeader('content-type') ?? ''))) return sent;
+        // ISO-8859-1 has a byte for U+0000..U+00FF and writes ? for every other character.
+        reply.header('content-type', 'application/json;charset=ISO-8859-1');
+        return Buffer.from(sent.toString('utf8').replace(/[^\u0000-\u00ff]/gu, '?'), 'latin1');
       },
     },
   },

@@ -1,7 +1,7 @@
 import { INT32, INT64 } from '../../helpers/spec/facts.js';
 import { integerSegment, PET_ID_REFUSED } from '../../server/fetching.js';
 import { json, text } from '../../server/responses.js';
-import { onPetBody, without } from '../../server/seams.js';
+import { onAnswer, onPetBody, without } from '../../server/seams.js';
 import type { DefectSpec } from './spec.js';
 
 // Ten pets of each status, so a petId prefix names a pet that exists.
@@ -220,6 +220,34 @@ export const FETCHING_DEFECTS = [
     rules: ['FETCH-01', 'CREATE-05', 'FUZZ-03', 'CONS-10'],
     overrides: {
       petBody: onPetBody('getPet', (body) => ({ ...body, id: String(body.id), categoryId: String(body.categoryId) })),
+    },
+  },
+  // ── habits of the blind gallery of round 1 ──
+  {
+    id: 'fetch-unknown-200-no-body',
+    area: 'fetching',
+    description: 'answers an unknown pet with 200 and no body: a NestJS controller returns the undefined its repository found, which Express sends as an empty 200',
+    rules: ['FETCH-02', 'FUZZ-03'],
+    overrides: {
+      petNotFound: () => ({ status: 200 }),
+    },
+  },
+  {
+    id: 'fetch-unknown-403-hidden',
+    area: 'fetching',
+    description: 'answers an unknown pet with 403, so as not to tell which ids exist, as S3 answers AccessDenied for a missing key to a caller without s3:ListBucket',
+    rules: ['FETCH-02', 'FUZZ-03'],
+    overrides: {
+      petNotFound: (_request, _reference, server) => server.seams.error(403, 'access_denied', 'Access Denied'),
+    },
+  },
+  {
+    id: 'fetch-rows-array',
+    area: 'fetching',
+    description: 'answers GET /pets/{petId} with the rows of its query, [pet], where rows[0] was meant: mysql2\'s const [rows] = await db.query(...) sent as res.json(rows)',
+    rules: ['FETCH-01', 'CREATE-05', 'FUZZ-03', 'CONS-10'],
+    overrides: {
+      respond: onAnswer('getPet', (answer) => (answer.status === 200 ? { ...answer, json: [answer.json] } : answer)),
     },
   },
 ] as const satisfies readonly DefectSpec[];

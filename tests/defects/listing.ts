@@ -1,13 +1,19 @@
-import { PAGE_SIZE } from '../../helpers/spec/facts.js';
-import { firstOf, integerParameter, LIMIT_REFUSED, pageSize } from '../../server/listing.js';
+import { PAGE_SIZE, PET_STATUSES } from '../../helpers/spec/facts.js';
+import { firstOf, integerParameter, LIMIT_REFUSED, pageSize, withStatus } from '../../server/listing.js';
 import { json } from '../../server/responses.js';
 import { onAnswer, onPetBody, without, type Refusal } from '../../server/seams.js';
+import type { PreloadPet } from '../../server/settings.js';
 import type { DefectSpec } from './spec.js';
 
 // Pets enough that a page past 100 can be served.
 const MANY = { preload: 150 } as const;
 // Ten pets of each status, so filters and their interplay with limit have something to cut.
 const MIXED = { preload: 30 } as const;
+// Documents written before the status enum was narrowed, never migrated: the oldest pets of a lived-in store.
+const LEGACY_STORE: readonly PreloadPet[] = [
+  ...['Biscuit', 'Pepper', 'Rusty'].map((name, i) => ({ name, categoryId: BigInt(i + 1), status: 'adopted' })),
+  ...Array.from({ length: 27 }, (_, i) => ({ name: `Pet ${i + 1}`, categoryId: BigInt((i % 7) + 1), status: PET_STATUSES[i % PET_STATUSES.length]! })),
+];
 // An exception nothing maps to a 4xx.
 const CRASH: Refusal = { status: 500, message: 'internal error' };
 
@@ -246,6 +252,60 @@ export const LISTING_DEFECTS = [
       invalidParameter: (parameter, refusal, reference) => (parameter === 'limit' && refusal.status === 400
         ? json(422, { detail: [{ loc: ['query', 'limit'], msg: refusal.message, type: 'value_error' }] })
         : reference(parameter, refusal)),
+    },
+  },
+  // ── habits of the blind gallery of round 1 ──
+  {
+    id: 'list-legacy-status-unmigrated',
+    area: 'listing',
+    description: 'lists documents a MongoDB collection held before the status enum was narrowed ("adopted"), never migrated: the schema validates writes only, so the oldest pets are served with a status no Pet can have',
+    rules: ['LIST-01', 'FUZZ-03', 'CONS-10'],
+    options: { preload: LEGACY_STORE },
+  },
+  {
+    id: 'list-snake-case-members',
+    area: 'listing',
+    description: 'writes list items with category_id: the index renders the ActiveRecord models as they are (render json: @pets, snake_case attributes), while create and show go through a serializer that camelises keys',
+    rules: ['LIST-01', 'FUZZ-03', 'CONS-10'],
+    options: MIXED,
+    overrides: {
+      petBody: onPetBody('listPets', ({ categoryId, ...body }) => ({ ...body, category_id: categoryId })),
+    },
+  },
+  // ── how the query is built ──
+  {
+    id: 'list-status-switch-no-sold',
+    area: 'listing',
+    description: 'filters with a switch over the status whose cases are available and pending only: sold falls through to the default branch, which lists every pet',
+    rules: ['LIST-09', 'CONS-05'],
+    // A generated or fixed sequence lists sold pets when the seed or the store's counts lead it there.
+    byChance: ['FUZZ-03'],
+    options: MIXED,
+    overrides: {
+      selectPage: (pets, query, reference) => reference(pets, query.status === 'sold' ? { ...query, status: undefined } : query),
+    },
+  },
+  {
+    id: 'list-status-elif-limit',
+    area: 'listing',
+    description: 'builds the query with an if/elif chain (if limit: q = q[:limit] elif status: q = q.filter(status=status)), so a status sent with a limit is never applied',
+    rules: ['LIST-11', 'FUZZ-03', 'CONS-05'],
+    options: MIXED,
+    overrides: {
+      selectPage: (pets, query, reference) => reference(pets, query.limit === undefined ? query : { ...query, status: undefined }),
+    },
+  },
+  {
+    id: 'list-offset-page-from-one',
+    area: 'listing',
+    description: 'pages with OFFSET page * limit while page counts from 1 and defaults to 1 ((page - 1) * limit was meant): without a page, every answer skips the first page\'s worth of pets',
+    rules: ['LIST-04', 'LIST-10', 'LIST-14', 'FUZZ-03', 'CONS-06', 'CONS-07'],
+    options: MIXED,
+    overrides: {
+      selectPage: (pets, query) => {
+        const size = pageSize(query);
+        return firstOf(withStatus(pets, query.status).slice(size), size);
+      },
     },
   },
 ] as const satisfies readonly DefectSpec[];

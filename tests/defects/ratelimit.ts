@@ -1,18 +1,64 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { validBearerKey } from '../../server/auth.js';
 import { admissionOf, removeRateLimitHeaders, secondsUntilReset } from '../../server/gate.js';
 import { text, withHeaders, withoutHeader } from '../../server/responses.js';
 import { operationOf } from '../../server/routes.js';
-import type { Context, SeamOverride } from '../../server/seams.js';
+import type { Context, Overrides, SeamOverride } from '../../server/seams.js';
 import type { DefectSpec } from './spec.js';
 
 // Under rate-enforced-below-limit, how far below X-RateLimit-Limit the gateway refuses.
 const GATEWAY_LIMIT_SHORTFALL = 5;
+
+// A host an hour ahead of UTC (Lagos, or Berlin in winter): local time labelled GMT is an hour late.
+const UTC_PLUS_ONE_MS = 3_600_000;
+// A burst window of 5 s behind a Retry-After written for a minute's.
+const BURST_WINDOW = { limit: 30, windowMs: 5_000 };
+// 60 in 10 s: a rise of one between two requests a few ms apart is more than such a window restores meanwhile (the
+// harness's window for the rate-limit checks alone, 30 in 1.5 s, restores one every 50 ms), and a wait for it is short.
+const MINUTE_LIKE_WINDOW = { limit: 60, windowMs: 10_000 };
+// Each server's counts kept apart (countedApart), by bucket, part and window end; and what each request was told.
+const APART_COUNTS = new WeakMap<Context, Map<string, number>>();
+const APART_REMAINING = new WeakMap<FastifyRequest, number>();
+// A host in Tokyo: naive datetime.utcnow().timestamp() reads UTC wall time as local time, nine hours early.
+const TOKYO_OFFSET_S = 9 * 3_600;
 
 /** An `outgoing` override for a stack whose rate-limit header middleware does not reach the responses `leftOff` picks. */
 function rateLimitHeadersLeftOff(leftOff: (request: FastifyRequest, reply: FastifyReply, server: Context) => boolean): SeamOverride<'outgoing'> {
   return (request, reply, payload, reference, server) => {
     if (leftOff(request, reply, server)) removeRateLimitHeaders(reply);
     return reference(request, reply, payload);
+  };
+}
+
+/**
+ * Overrides for a limiter whose counts are kept apart, one count per part of the server (`partOf` names a request's:
+ * its route, say), all in the key's window as the shared limiter keeps it: a part's count alone
+ * decides its 429 and the X-RateLimit-Remaining its answers carry.
+ */
+function countedApart(partOf: (request: FastifyRequest, server: Context) => string): Overrides {
+  return {
+    limiterPolicy: (reference) => ({ ...reference(), enforce: false }),
+    authenticate: (request, operation, reference, server) => {
+      const admission = admissionOf(request);
+      if (!admission) return reference(request, operation);
+      const bucket = server.seams.rateLimitBucket(request, validBearerKey(request.headers.authorization, server.seams.acceptedKeys()));
+      const counts = APART_COUNTS.get(server) ?? new Map<string, number>();
+      APART_COUNTS.set(server, counts);
+      const window = `${bucket} ${partOf(request, server)} ${admission.resetAtMs}`;
+      const count = counts.get(window) ?? 0;
+      if (count >= admission.limit) {
+        APART_REMAINING.set(request, 0);
+        return server.seams.tooManyRequests({ ...admission, verdict: 'limited', remaining: 0 });
+      }
+      counts.set(window, count + 1);
+      APART_REMAINING.set(request, admission.limit - count - 1);
+      return reference(request, operation);
+    },
+    outgoing: (request, reply, payload, reference) => {
+      const remaining = APART_REMAINING.get(request);
+      if (remaining !== undefined && reply.hasHeader('x-ratelimit-remaining')) reply.header('x-ratelimit-remaining', String(remaining));
+      return reference(request, reply, payload);
+    },
   };
 }
 
@@ -265,6 +311,80 @@ export const RATELIMIT_DEFECTS = [
     rules: ['RATE-16'],
     overrides: {
       tooManyRequests: (admission, reference) => withHeaders(reference(admission), { 'retry-after': String(Math.max(1, admission.resetAtMs - admission.nowMs)) }),
+    },
+  },
+  // ── habits of the blind gallery of round 1 ──
+  {
+    id: 'rate-limit-aspnet-503',
+    area: 'ratelimit',
+    description: 'refuses a request over the limit with 503, the default RejectionStatusCode of ASP.NET Core\'s rate-limiting middleware, left unset: no 429 and no Retry-After (the application\'s X-RateLimit-* headers, set before it, stay)',
+    rules: ['RATE-07'],
+    overrides: {
+      tooManyRequests: () => ({ status: 503 }),
+    },
+  },
+  {
+    id: 'rate-reset-naive-utcnow',
+    area: 'ratelimit',
+    description: 'writes X-RateLimit-Reset from datetime.utcnow() + window, then .timestamp(), which reads the naive UTC time as local time: on a host in Tokyo every Reset lies nine hours in the past',
+    rules: ['FUZZ-03', 'RATE-05'],
+    overrides: {
+      rateLimitHeaders: (admission, reference) => ({ ...reference(admission), 'x-ratelimit-reset': String(Math.ceil(admission.resetAtMs / 1000) - TOKYO_OFFSET_S) }),
+    },
+  },
+  // ── a 429's two times, each stated its own way ──
+  {
+    id: 'rate-retry-after-date-local-zone',
+    area: 'ratelimit',
+    description: 'writes Retry-After as an HTTP-date with a SimpleDateFormat("EEE, dd MMM yyyy HH:mm:ss \'GMT\'") never given a time zone: on a host at UTC+1 the reset time is written in local time under the label GMT, an hour after X-RateLimit-Reset',
+    rules: ['RATE-16'],
+    overrides: {
+      tooManyRequests: (admission, reference) => withHeaders(reference(admission), { 'retry-after': new Date(Math.ceil(admission.resetAtMs / 1000) * 1000 + UTC_PLUS_ONE_MS).toUTCString() }),
+    },
+  },
+  {
+    id: 'rate-retry-after-hardcoded-60',
+    area: 'ratelimit',
+    description: 'sends a fixed Retry-After: 60 from the proxy\'s config (add_header Retry-After 60 always), written for a minute\'s window, in front of a limiter whose window is 5 s: every 429 tells the client to wait long after the X-RateLimit-Reset it states',
+    rules: ['RATE-16'],
+    options: { rateLimit: BURST_WINDOW },
+    overrides: {
+      tooManyRequests: (admission, reference) => withHeaders(reference(admission), { 'retry-after': '60' }),
+    },
+  },
+  // ── what the counts mean ──
+  {
+    id: 'rate-remaining-reports-used',
+    area: 'ratelimit',
+    description: 'writes the requests used in the window under X-RateLimit-Remaining (the counter itself, which GitHub sends as X-RateLimit-Used beside the real Remaining): it rises request by request and says the limit on a 429',
+    rules: ['RATE-10', 'RATE-14'],
+    overrides: {
+      rateLimitHeaders: (admission, reference) => reference({ ...admission, remaining: admission.limit - admission.remaining }),
+    },
+  },
+  {
+    id: 'rate-limit-per-route',
+    area: 'ratelimit',
+    description: 'mounts a limiter instance per router (router.use(rateLimit(...)) in each, express-rate-limit\'s MemoryStores all resetting together): each counts only its own routes, so X-RateLimit-Remaining on /pets/{petId} or /store/orders knows nothing of the key\'s requests to /pets, and rises between them',
+    rules: ['RATE-04', 'RATE-15'],
+    options: { rateLimit: MINUTE_LIKE_WINDOW },
+    overrides: countedApart((request) => request.routeOptions.url ?? 'unrouted'),
+  },
+  {
+    id: 'rate-headers-doubled-by-gateway',
+    area: 'ratelimit',
+    description: 'sends each X-RateLimit-* header twice: a Tyk gateway in front sets them from the key\'s quota (the Business plan\'s day) and keeps the application\'s beside its own, so a client reads each as one field, "100000, 1000", which is no integer',
+    rules: ['FUZZ-03', 'RATE-02'],
+    overrides: {
+      outgoing: (request, reply, payload, reference) => {
+        // The gateway counts the key's quota, a larger window: the Business plan's day.
+        const gateway = { 'x-ratelimit-limit': '100000', 'x-ratelimit-remaining': '99000', 'x-ratelimit-reset': String(Math.ceil(Date.now() / 86_400_000) * 86_400) };
+        for (const [name, value] of Object.entries(gateway)) {
+          const own = reply.getHeader(name);
+          if (own !== undefined) reply.header(name, [value, String(own)]);
+        }
+        return reference(request, reply, payload);
+      },
     },
   },
 ] as const satisfies readonly DefectSpec[];

@@ -48,6 +48,30 @@ function acceptedTypes(accept: string | undefined): string[] {
   return (accept ?? '').split(',').map((part) => part.split(';')[0]!.trim().toLowerCase()).filter((type) => type !== '');
 }
 
+/** The quality an Accept header gives a media range it names exactly (0 when it does not name it). */
+function qualityOf(accept: string, range: string): number {
+  const entry = accept.split(',').map((part) => part.trim().split(';')).find(([type]) => type!.trim().toLowerCase() === range);
+  if (!entry) return 0;
+  const q = entry.slice(1).map((parameter) => /^\s*q\s*=\s*([0-9.]+)\s*$/i.exec(parameter)?.[1]).find((value) => value !== undefined);
+  return q === undefined ? 1 : Number(q);
+}
+
+/** Whether Spring's negotiation would pick XML first: application/xml named, and ranked above JSON and every wildcard. */
+function ranksXmlFirst(accept: string | undefined): boolean {
+  if (accept === undefined) return false;
+  const xml = qualityOf(accept, 'application/xml');
+  return xml > 0 && ['application/json', 'application/*', '*/*'].every((range) => xml > qualityOf(accept, range));
+}
+
+/** A JSON value as Jackson's XmlMapper writes it: a root element, arrays as repeated items. */
+function xmlOf(value: unknown, element = 'List'): string {
+  if (Array.isArray(value)) return `<${element}>${value.map((item) => xmlOf(item, 'item')).join('')}</${element}>`;
+  if (typeof value === 'object' && value !== null) {
+    return `<${element}>${Object.entries(value).map(([key, member]) => xmlOf(member, key)).join('')}</${element}>`;
+  }
+  return `<${element}>${String(value).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;')}</${element}>`;
+}
+
 /**
  * Defects of the requests around the documented ones: what stacks answer to a method a path does not have, a path
  * no route names, a body over their size limit, an OPTIONS or an Accept header. Each breaks a run-wide rule (an
@@ -242,6 +266,29 @@ export const REQUESTS_DEFECTS = [
     rules: ['REQ-09', 'ERR-01', 'ERR-02', 'RATE-01'],
     alsoMetIn: ['errors', 'ratelimit'],
     front: 'unread-refused-body',
+  },
+  {
+    id: 'accept-xml-jackson-dataformat',
+    area: 'requests',
+    description: 'has jackson-dataformat-xml on the classpath, so Spring MVC negotiates XML for any Accept that ranks application/xml above */*, as a browser\'s does (application/xml;q=0.9 before */*;q=0.8): GET /pets answers application/xml',
+    rules: ['ERR-05'],
+    alsoMetIn: ['errors'],
+    overrides: {
+      respond: async (operation, request, reference) => {
+        const answer = await reference(operation, request);
+        return request.method === 'GET' && answer.status === 200 && ranksXmlFirst(request.headers.accept)
+          ? text(200, 'application/xml;charset=UTF-8', xmlOf(answer.json))
+          : answer;
+      },
+    },
+  },
+  {
+    id: 'keepalive-post-crlf-skipped',
+    area: 'requests',
+    description: 'drops the two bytes after every POST body, the CRLF old browsers sent after one (RFC 7230 §3.5), without looking at them: on a kept-alive connection the next request loses its first two bytes and goes on as "T /v1/pets …", which the server behind refuses with its HTTP parser\'s own 400 (a hand-rolled front)',
+    rules: ['REQ-09', 'ERR-02', 'RATE-01'],
+    alsoMetIn: ['errors', 'ratelimit'],
+    front: 'post-crlf-skipped',
   },
 ] as const satisfies readonly DefectSpec[];
 

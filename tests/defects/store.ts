@@ -52,4 +52,22 @@ export const STORE_DEFECTS = [
       respond: insteadOf('getStoreOrders', () => text(200, 'text/html; charset=utf-8', SPA_INDEX)),
     },
   },
+  {
+    id: 'store-orders-python-nan',
+    area: 'store',
+    description: 'answers GET /store/orders with a summary whose average over no orders is 0/0, which Python\'s json.dumps writes as NaN (allow_nan is on by default): the body is labelled application/json and is no JSON',
+    rules: ['ERR-05'],
+    overrides: {
+      respond: insteadOf('getStoreOrders', () => text(200, 'application/json', '{"orders": [], "count": 0, "averageTotal": NaN}')),
+    },
+  },
+  {
+    id: 'store-orders-file-bom',
+    area: 'store',
+    description: 'serves GET /store/orders from a static orders.json fixture saved by a Windows editor with a UTF-8 byte order mark, which express.static sends as application/json: RFC 8259 forbids the BOM, and JSON parsers reject it',
+    rules: ['ERR-05'],
+    overrides: {
+      respond: insteadOf('getStoreOrders', () => text(200, 'application/json; charset=UTF-8', '\ufeff[]\n')),
+    },
+  },
 ] as const satisfies readonly DefectSpec[];

@@ -43,4 +43,33 @@ export const VERSIONING_DEFECTS = [
       respond: onAnswer('getPet', (answer) => withHeaders(answer, { sunset: new Date(Date.parse(`${GET_PET_REMOVAL}T00:00:00+01:00`)).toUTCString() })),
     },
   },
+  {
+    id: 'sunset-js-month-zero-based',
+    area: 'versioning',
+    description: 'announces the removal of GET /pets/{petId} with a Sunset built as new Date(Date.UTC(2030, 12, 5)): JavaScript counts months from 0, so month 12 rolls over into Sun, 05 Jan 2031',
+    rules: ['VER-05'],
+    overrides: {
+      // Month 12 of 2030 is January 2031 to Date.UTC.
+      respond: onAnswer('getPet', (answer) => withHeaders(answer, { deprecation: 'true', sunset: new Date(Date.UTC(2030, 12, 5)).toUTCString() })),
+    },
+  },
+  {
+    id: 'sunset-iso-8601',
+    area: 'versioning',
+    description: 'announces the removal of GET /pets/{petId} with Sunset: 2030-12-05T00:00:00Z, the date as ISO 8601 (toISOString, a LocalDate\'s toString) where RFC 8594 asks for an HTTP-date, which a client\'s date parser rejects',
+    rules: ['VER-05'],
+    overrides: {
+      respond: onAnswer('getPet', (answer) => withHeaders(answer, { deprecation: 'true', sunset: new Date(`${GET_PET_REMOVAL}T00:00:00Z`).toISOString() })),
+    },
+  },
+  {
+    id: 'sunset-day-month-swapped',
+    area: 'versioning',
+    description: 'announces the removal of GET /pets/{petId} from the date in its config, "05/12/2030" as Europe writes 5 December, parsed by a month-first parser (JavaScript\'s Date, a US locale): Sunset: Sun, 12 May 2030',
+    rules: ['VER-05'],
+    overrides: {
+      // Date.parse reads "05/12/2030" month first.
+      respond: onAnswer('getPet', (answer) => withHeaders(answer, { deprecation: 'true', sunset: new Date(Date.UTC(2030, 4, 12)).toUTCString() })),
+    },
+  },
 ] as const satisfies readonly DefectSpec[];

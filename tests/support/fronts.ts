@@ -4,8 +4,12 @@
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { createServer, type Server, type Socket } from 'node:net';
 
-/** The kinds of front a defect may stand behind. */
-export type FrontKind = 'unread-refused-body';
+/**
+ * The kinds of front a defect may stand behind: `unread-refused-body` answers a POST without a bearer key at once and
+ * never reads its body; `post-crlf-skipped` drops the two bytes that follow every POST body, the CRLF old browsers sent
+ * after one (RFC 7230 §3.5), whatever they are.
+ */
+export type FrontKind = 'unread-refused-body' | 'post-crlf-skipped';
 
 export interface RunningFront {
   port: number;
@@ -13,9 +17,9 @@ export interface RunningFront {
 }
 
 /**
- * A gateway that answers a POST without a bearer key at once, with what the server answers to it without its body,
- * and never reads that body: the body stays on the kept-alive connection, where it is read as the start of the next
- * request, which then gets a 400 page of the gateway's own (a hand-rolled auth proxy, a raw-socket server).
+ * A hand-rolled HTTP/1.1 front (an auth proxy, a raw-socket server) that forwards each request to the server behind it
+ * and frames the next one from what follows on the connection, wrongly in the way its kind says: what it takes for the
+ * start of the next request gets a 400 page of its own when it is none.
  */
 export async function startFront(kind: FrontKind, upstreamPort: number): Promise<RunningFront> {
   const sockets = new Set<Socket>();
@@ -41,11 +45,18 @@ const REQUEST_LINE = /^([A-Z]+) (\S+) HTTP\/1\.[01]$/;
 const BAD_REQUEST = '<html><head><title>400 Bad Request</title></head><body><h1>Bad Request</h1></body></html>\n';
 
 /** Reads requests off one connection in turn, forwarding each; what is left of a refused body becomes the next "request". */
-function serveConnection(_kind: FrontKind, socket: Socket, upstreamPort: number): void {
+function serveConnection(kind: FrontKind, socket: Socket, upstreamPort: number): void {
   let buffered = Buffer.alloc(0);
   let busy = false;
+  // Bytes after a POST body still to be dropped (post-crlf-skipped): the CRLF it expects, or the next request's start.
+  let skipping = 0;
   const next = async (): Promise<void> => {
     if (busy) return;
+    if (skipping > 0 && buffered.length > 0) {
+      const dropped = Math.min(skipping, buffered.length);
+      buffered = buffered.subarray(dropped);
+      skipping -= dropped;
+    }
     const end = buffered.indexOf(HEAD_END);
     if (end === -1) return;
     busy = true;
@@ -64,7 +75,7 @@ function serveConnection(_kind: FrontKind, socket: Socket, upstreamPort: number)
       return next();
     }
     const length = Number(headers['content-length'] ?? 0);
-    const refusedUnread = requestLine[1] === 'POST' && !/^bearer\s+\S/i.test(headers.authorization ?? '');
+    const refusedUnread = kind === 'unread-refused-body' && requestLine[1] === 'POST' && !/^bearer\s+\S/i.test(headers.authorization ?? '');
     const bodyLength = refusedUnread ? 0 : length;
     if (buffered.length < end + HEAD_END.length + bodyLength) {
       busy = false;
@@ -72,6 +83,7 @@ function serveConnection(_kind: FrontKind, socket: Socket, upstreamPort: number)
     }
     const body = buffered.subarray(end + HEAD_END.length, end + HEAD_END.length + bodyLength);
     buffered = buffered.subarray(end + HEAD_END.length + bodyLength);
+    if (kind === 'post-crlf-skipped' && requestLine[1] === 'POST' && bodyLength > 0) skipping = 2;
     const answer = await forward(upstreamPort, requestLine[1]!, requestLine[2]!, { ...headers, 'content-length': String(bodyLength) }, body);
     if (!socket.destroyed) socket.write(answer);
     busy = false;

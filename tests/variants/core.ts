@@ -1,7 +1,7 @@
 import { GET_PET_REMOVAL, PAGE_SIZE } from '../../helpers/spec/facts.js';
 import { integerParameter } from '../../server/listing.js';
-import { withHeaders } from '../../server/responses.js';
-import { onAnswer } from '../../server/seams.js';
+import { json, withHeaders } from '../../server/responses.js';
+import { insteadOf, onAnswer } from '../../server/seams.js';
 import type { VariantSpec } from './spec.js';
 
 // A fixed announcement date keeps responses reproducible.
@@ -111,5 +111,47 @@ export const CORE_VARIANTS = [
     area: 'creating',
     description: 'shows a created pet to reads 1.5 s after creating it, as a replica lagging its primary does (the spec promises no read-after-write consistency)',
     options: { readLagMs: 1_500 },
+  },
+  {
+    id: 'pet-id-last',
+    area: 'creating',
+    description: 'writes the members of every Pet in the order its columns were declared, id last: a JSON object is unordered (RFC 8259 §4)',
+    overrides: {
+      petBody: (pet, operation, reference) => {
+        const { id, ...rest } = reference(pet, operation);
+        return { ...rest, id };
+      },
+    },
+  },
+  {
+    id: 'stability-marker',
+    area: 'versioning',
+    description: 'marks GET /store/orders beta with an X-API-Stability header, as Kong\'s and Azure\'s gateways let an operation say (which operations carry a stability marker is not shown)',
+    overrides: {
+      respond: onAnswer('getStoreOrders', (answer) => withHeaders(answer, { 'x-api-stability': 'beta' })),
+    },
+  },
+  {
+    id: 'deprecation-draft-warning',
+    area: 'versioning',
+    description: 'announces the deprecation of GET /pets/{petId} as earlier drafts did, Deprecation as an HTTP-date with Sunset on 5 December 2030, and a Warning: 299 beside them',
+    overrides: {
+      respond: onAnswer('getPet', (answer) => withHeaders(answer, {
+        deprecation: new Date(DEPRECATED_SINCE * 1000).toUTCString(),
+        sunset: SUNSET,
+        warning: '299 - "GET /pets/{petId} is deprecated and will be removed on 5 December 2030; use GET /pets?status="',
+      })),
+    },
+  },
+  {
+    id: 'store-orders-sample',
+    area: 'store',
+    description: 'answers GET /store/orders with the orders it holds, Swagger\'s Petstore Order objects (id, petId, quantity, shipDate, status, complete): their shape is not shown',
+    overrides: {
+      respond: insteadOf('getStoreOrders', () => json(200, [
+        { id: 10, petId: 198772, quantity: 7, shipDate: '2025-06-01T12:00:00.000Z', status: 'approved', complete: true },
+        { id: 11, petId: 198773, quantity: 1, shipDate: '2025-06-03T09:30:00.000Z', status: 'placed', complete: false },
+      ])),
+    },
   },
 ] as const satisfies readonly VariantSpec[];

@@ -14,4 +14,12 @@ export const ERRORS_VARIANTS = [
       },
     },
   },
+  {
+    id: 'error-codes-upper',
+    area: 'errors',
+    description: 'writes every Error code in upper snake case (NOT_FOUND, UNAUTHORIZED, RATE_LIMITED), as Google\'s and Go\'s services do: the values of code are not shown',
+    overrides: {
+      error: (status, code, message, reference) => reference(status, code.toUpperCase(), message),
+    },
+  },
 ] as const satisfies readonly VariantSpec[];

@@ -1,5 +1,6 @@
 import { PAGE_SIZE } from '../../helpers/spec/facts.js';
-import { integerParameter, LIMIT_REFUSED } from '../../server/listing.js';
+import { integerParameter, LIMIT_REFUSED, pageSize } from '../../server/listing.js';
+import { json, withHeaders } from '../../server/responses.js';
 import { isPetStatus } from '../../server/new-pet.js';
 import type { StoredPet } from '../../server/pet-store.js';
 import { isRefusal } from '../../server/seams.js';
@@ -76,5 +77,35 @@ export const LISTING_VARIANTS = [
     overrides: {
       parseStatus: (raw, reference) => (typeof raw === 'string' && isPetStatus(raw.toLowerCase()) ? { value: raw.toLowerCase() } : reference(raw)),
     },
+  },
+  {
+    id: 'paging-links',
+    area: 'listing',
+    description: 'pages with an offset parameter beside limit, and says so in X-Total-Count and a Link header with rel="next" (RFC 8288), as Rails\' and Django\'s paginators do: without an offset it answers the first page (paging controls other than limit are not shown)',
+    overrides: {
+      respond: async (operation, request, reference, server) => {
+        const query = request.query as Record<string, unknown>;
+        const limit = server.seams.parseLimit(query.limit);
+        const status = server.seams.parseStatus(query.status);
+        if (operation !== 'listPets' || isRefusal(limit) || isRefusal(status)) return reference(operation, request);
+        const offset = query.offset === undefined ? 0 : integerParameter(query.offset);
+        if (offset === undefined || offset < 0) return server.seams.error(400, 'invalid_parameter', 'offset must be a non-negative integer');
+        const size = pageSize({ limit: limit.value, status: status.value });
+        const matching = server.seams.selectPage(server.store.all(), { limit: Number.POSITIVE_INFINITY, status: status.value });
+        const page = matching.slice(offset, offset + size);
+        const headers: Record<string, string> = { 'x-total-count': String(matching.length) };
+        if (offset + size < matching.length) {
+          const next = new URLSearchParams({ ...(status.value ? { status: status.value } : {}), limit: String(size), offset: String(offset + size) });
+          headers.link = `<${server.settings.basePath}/pets?${next}>; rel="next"`;
+        }
+        return withHeaders(json(200, page.map((pet) => server.seams.petBody(pet, 'listPets'))), headers);
+      },
+    },
+  },
+  {
+    id: 'lived-in-store',
+    area: 'listing',
+    description: 'holds 137 pets other clients created before the run, of every status (a staging server someone else uses): the spec says nothing of what a store holds',
+    options: { preload: 137 },
   },
 ] as const satisfies readonly VariantSpec[];

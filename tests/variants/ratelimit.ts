@@ -1,3 +1,4 @@
+import { secondsUntilReset } from '../../server/gate.js';
 import type { VariantSpec } from './spec.js';
 
 /** Conforming variants of the ratelimit area. */
@@ -35,6 +36,18 @@ export const RATELIMIT_VARIANTS = [
     description: 'limits by client address, not by key (a reverse proxy\'s limit_req keyed on the remote address): requests without a valid key spend the key\'s window too',
     overrides: {
       rateLimitBucket: (request) => `addr:${request.ip}`,
+    },
+  },
+  {
+    id: 'ratelimit-draft-headers-too',
+    area: 'ratelimit',
+    description: 'sends the IETF draft\'s RateLimit and RateLimit-Policy headers beside X-RateLimit-* on every response (express-rate-limit with standardHeaders and legacyHeaders both on)',
+    overrides: {
+      rateLimitHeaders: (admission, reference, server) => ({
+        ...reference(admission),
+        'ratelimit-policy': `${admission.limit};w=${Math.round(server.settings.rateLimit.windowMs / 1000)}`,
+        ratelimit: `limit=${admission.limit}, remaining=${admission.remaining}, reset=${secondsUntilReset(admission)}`,
+      }),
     },
   },
 ] as const satisfies readonly VariantSpec[];

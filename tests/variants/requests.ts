@@ -138,4 +138,10 @@ export const REQUESTS_VARIANTS = [
         : server.seams.error(406, 'not_acceptable', 'this API serves application/json only')),
     },
   },
+  {
+    id: 'body-limit-16kib',
+    area: 'requests',
+    description: 'takes request bodies up to 16 KiB and refuses a larger one with a 413 Error, as an edge runtime with a small limit does (the maximum body size is not shown)',
+    options: { bodyLimitBytes: 16 * 1024 },
+  },
 ] as const satisfies readonly VariantSpec[];

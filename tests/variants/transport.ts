@@ -1,5 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Readable } from 'node:stream';
 import { gzipSync } from 'node:zlib';
+import { parse, stringify } from 'lossless-json';
 import type { VariantSpec } from './spec.js';
 
 /**
@@ -13,6 +15,12 @@ function gzipped(request: FastifyRequest, reply: FastifyReply, payload: unknown)
   reply.header('content-encoding', 'gzip');
   reply.header('vary', 'Accept-Encoding');
   return gzipSync(payload);
+}
+
+/** Whether a payload on its way out is a JSON body the server wrote (a media type of JSON, text not yet encoded). */
+function isJsonBody(reply: FastifyReply, payload: unknown): payload is Buffer | string {
+  const type = String(reply.getHeader('content-type') ?? '');
+  return (typeof payload === 'string' || Buffer.isBuffer(payload)) && payload.length > 0 && /^application\/(?:[\w.-]+\+)?json\b/i.test(type) && reply.getHeader('content-encoding') === undefined;
 }
 
 /** Conforming variants of the transport area. */
@@ -64,6 +72,42 @@ export const TRANSPORT_VARIANTS = [
           return { status: 301, headers: { location: `${path.replace(/\/+$/, '')}${request.url.slice(path.length)}` } };
         }
         return reference(request, operation);
+      },
+    },
+  },
+  {
+    id: 'json-unicode-escaped',
+    area: 'transport',
+    description: 'writes every JSON body as System.Text.Json\'s default encoder does: each character outside ASCII, and < > & \' +, as a \\uXXXX escape (🐾 as \\uD83D\\uDC3E); the text differs, the JSON value does not (RFC 8259 §7)',
+    overrides: {
+      outgoing: (request, reply, payload, reference) => {
+        const sent = reference(request, reply, payload);
+        // These characters occur only inside JSON strings, so escaping them anywhere in the text escapes them there.
+        return isJsonBody(reply, sent) ? Buffer.from(sent.toString('utf8').replace(/[^\x00-\x7f]|[<>&'+]/g, (unit) => `\\u${unit.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`), 'utf8') : sent;
+      },
+    },
+  },
+  {
+    id: 'json-pretty-printed',
+    area: 'transport',
+    description: 'pretty-prints every JSON body with two-space indentation and a trailing newline (Go\'s json.MarshalIndent, Python\'s indent=2, Express\'s json spaces in development): whitespace means nothing in JSON',
+    overrides: {
+      outgoing: (request, reply, payload, reference) => {
+        const sent = reference(request, reply, payload);
+        // lossless-json keeps every number as it was written, int64 beyond 2^53 included.
+        return isJsonBody(reply, sent) ? Buffer.from(`${stringify(parse(sent.toString('utf8')), null, 2)}\n`, 'utf8') : sent;
+      },
+    },
+  },
+  {
+    id: 'chunked-responses',
+    area: 'transport',
+    description: 'streams every body with Transfer-Encoding: chunked and no Content-Length, as a server that writes its answer as it goes does (RFC 9112 §7.1: every HTTP/1.1 client reads the chunked coding)',
+    overrides: {
+      outgoing: (request, reply, payload, reference) => {
+        const sent = reference(request, reply, payload);
+        // A stream has no length up front, so Node frames it in chunks.
+        return (typeof sent === 'string' || Buffer.isBuffer(sent)) && sent.length > 0 ? Readable.from([Buffer.from(sent)]) : sent;
       },
     },
   },
