@@ -162,6 +162,7 @@ async function expectSpellingsRefused(ctx: CheckContext): Promise<void> {
 // Each credential check sends its own requests and reads nothing another sends: they run together.
 // AUTH-08 judges every 401 of the area sent before it, so it waits for them.
 const TOGETHER: CheckOptions = { concurrent: true };
+const WHOLE_RUN: CheckOptions = { wholeRun: true };
 
 export default suite('auth', [
   check('AUTH-01', (ctx) => expectRefusedEverywhere(ctx, 'none'), TOGETHER),
@@ -205,6 +206,7 @@ export default suite('auth', [
     ]);
   }, TOGETHER),
 
+  // Every 401 of the run, whichever area was answered it: judged once they all have been.
   check('AUTH-08', async (ctx) => {
     const isUnauthorized = (exchange: Exchange): boolean => exchange.response?.status === 401;
     if (!ctx.client.exchanges.some(isUnauthorized)) await ctx.client.send({ path: '/pets', query: { limit: '1' }, auth: 'none' });
@@ -215,7 +217,7 @@ export default suite('auth', [
     for (const [operation, exchanges] of groupExchanges(unchallenged, ctx.config.baseUrl, false)) {
       ctx.violation({ what: operation, expected: 'a WWW-Authenticate challenge with every 401', seen: `none on ${exchanges.length} of them`, exchanges: exchanges.slice(0, 1) });
     }
-  }),
+  }, WHOLE_RUN),
 
   check('AUTH-09', async (ctx) => {
     const exchange = await ctx.client.send({ path: '/pets', query: { limit: '1' }, auth: 'lowercase-bearer' });

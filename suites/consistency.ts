@@ -128,4 +128,4 @@ export default suite('consistency', [
     if (model.shown.length === 0) ctx.skip(`the run read no pet after its writes (no 200 page, no 200 to GET /pets/{petId}), so the ${refused.length} pet(s) of refused requests could not be looked for`);
     report(ctx, model, CONS_11, `${refused.length} name(s) sent only in refused POSTs, looked for among ${model.shown.length} pet(s) the run read`);
   }),
-]);
+], { wholeRun: true });

@@ -93,4 +93,4 @@ export default suite('errors', [
     if (codes.size === 0) ctx.skip('no error response carried an Error body with a string code, so there are no codes to report (ERR-02 reports the bodies)');
     ctx.observe(`Error codes by status: ${[...codes].sort(([a], [b]) => a - b).map(([status, set]) => `${status}: ${[...set].join(', ')}`).join('; ')}`);
   }),
-]);
+], { wholeRun: true });

@@ -180,8 +180,10 @@ function namePrefix(ctx: CheckContext): string {
   return petName(ctx.config.runId, 'f');
 }
 
-// The two rules send their own bodies and judge only their own answers: they run together.
+// The three rules send their own bodies and judge only their own answers: they run together.
 const TOGETHER: CheckOptions = { concurrent: true };
+/** The areas whose answers the exploration starts from: it begins once they have ended, beside FUZZ-01 and FUZZ-02. */
+const EXPLORE_KNOWS = ['listing', 'creating'] as const;
 
 export default suite('fuzzing', [
   check('FUZZ-01', async (ctx) => {
@@ -217,14 +219,16 @@ export default suite('fuzzing', [
     ctx.observe(`seed ${seed}: ${bodies(fuzzValidRuns, 'valid')}, each creating a pet (replay with --seed ${seed})`);
   }, TOGETHER),
 
-  // After the two above: its pages are judged on every pet they created, and no write of theirs lands in between.
+  // Once the listing and creating areas have ended, beside the two above: its model starts from every pet those areas
+  // were shown, all of it whatever their timing. Every other answer is left out of what it knows, as it may still be
+  // coming in: to its model, the pets the others create are pets of a shared store.
   check('FUZZ-03', async (ctx) => {
     const { seed, exploreRuns, readOnly } = ctx.config;
-    const outcome = await explore(ctx, lanesOf(seed, exploreRuns, readOnly));
+    const outcome = await explore(ctx, lanesOf(seed, exploreRuns, readOnly), EXPLORE_KNOWS);
     for (const failure of outcome.failures) ctx.violation(sequenceViolation(ctx, failure));
     if (outcome.stopped) throw outcome.stopped;
     const ran = (generated: boolean) => outcome.lanes.filter((lane) => lane.generated === generated);
     const sum = (lanes: typeof outcome.lanes, key: 'commands' | 'requests') => lanes.reduce((total, lane) => total + lane[key], 0);
     ctx.observe(`seed ${seed}: ${ran(false).length} fixed sequence(s), ${sum(ran(false), 'commands')} command(s); ${ran(true).length} generated, ${sum(ran(true), 'commands')} command(s); ${sum(outcome.lanes, 'requests')} request(s) before any shrinking${readOnly ? '; --read-only: no create was sent' : ''} (replay with --seed ${seed})`);
-  }),
+  }, { concurrent: true, after: EXPLORE_KNOWS }),
 ]);

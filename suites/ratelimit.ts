@@ -496,7 +496,7 @@ export default suite('ratelimit', [
     }
     ctx.observe(`compared the Retry-After and X-RateLimit-Reset of ${stated.length} 429(s)`);
   }),
-]);
+], { wholeRun: true });
 
 /** Of the steps to one operation: how many lowered Remaining, how many did not, how many came when it was already 0. */
 interface CountTally {

@@ -215,6 +215,7 @@ async function expectConnectionReusable(ctx: CheckContext, opener: { about: stri
 // The probes send their own requests and read nothing another sends: they run together, REQ-08 and REQ-09 among
 // them. REQ-06 reads the answer REQ-05 got, and REQ-07 every 405 of the run so far, so both wait for the others.
 const TOGETHER: CheckOptions = { concurrent: true };
+const WHOLE_RUN: CheckOptions = { wholeRun: true };
 
 export default suite('requests', [
   check('REQ-01', (ctx) => probeMethods(ctx), TOGETHER),
@@ -252,6 +253,7 @@ export default suite('requests', [
     ctx.observe(`a valid NewPet padded to 4 MiB → ${status}, ${headers['content-type'] ?? 'no content type'}${status === 201 ? ' (taken: the server has no limit below 4 MiB)' : ''}`);
   }),
 
+  // Every 405 of the run, whichever area was answered it: judged once they all have been.
   check('REQ-07', async (ctx) => {
     const refused = ctx.client.exchanges.filter((exchange) => exchange.response?.status === 405);
     if (refused.length === 0) ctx.skip('no request of the run was answered 405, so there is no Allow header to judge (REQ-01 reports how the methods the spec does not name were answered)');
@@ -259,4 +261,5 @@ export default suite('requests', [
       ctx.violation({ what: group, expected: 'an Allow header listing the methods the path supports with every 405', seen: `none on ${members.length} of them`, exchanges: members.slice(0, 1) });
     }
     ctx.observe(`judged ${refused.length} 405 answer(s)`);
-  }),]);
+  }, WHOLE_RUN),
+]);

@@ -127,4 +127,4 @@ export default suite('versioning', [
     }
     ctx.observe(`judged what ${judged.length} response(s) to the documented operations announce of their deprecation`);
   }),
-]);
+], { wholeRun: true });

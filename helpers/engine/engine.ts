@@ -10,35 +10,75 @@ import type { CheckResult, RunEvents } from './events.js';
  */
 const CHECKS_AT_ONCE = 5;
 
+/** A run of checks in the order their suite declares them: consecutive concurrent checks together, any other alone. */
+type Lane = readonly Check[];
+
 /**
- * Runs the suites of one run on its context, in the order given (catalog area order: the store model after every
- * area that writes, errors and rate limits after the areas whose answers they judge, the 429 probe last). Inside a
- * suite, consecutive concurrent checks are judged together and every other check alone, in the order the suite declares
- * them. Every outcome is an event, passed on in catalog order whatever order the checks ended in; the results come back too.
+ * Runs the checks of one run on its context, in two stages.
+ *
+ * First the areas that send requests of their own and judge their own answers: each area is a lane that takes its
+ * checks in the order it declares them (what reads what), and the lanes run together. A check waits for no other
+ * area, so the requests of one area's chain are in flight while another's wait for their answers: the run is as long
+ * as its longest chain or its requests over --concurrency, not the sum of every area's chain.
+ *
+ * Then, one after another in catalog order, what judges the whole run: each check marked `wholeRun` (every 401 the run
+ * saw, every id it was answered) and each area made of such checks (the store model, the errors, the rate limits, the
+ * 429 probe last). They see every exchange the first stage recorded, whatever order its lanes ended in, so their
+ * verdict does not depend on timing.
+ *
+ * Every outcome is an event, passed on in catalog order whatever order the checks ended in; the results come back too.
  */
 export async function runSuites(run: RunContext, suites: readonly Suite[], emit: RunEvents): Promise<CheckResult[]> {
+  const inCatalogOrder = suites.flatMap((each) => each.checks).sort((a, b) => catalogIndex(a) - catalogIndex(b));
+  const ended = new Map<Check, CheckResult>();
   const results: CheckResult[] = [];
-  for (const { checks } of suites) {
-    // Judged in the order the suite declares (what reads what), passed on in the catalog's.
-    const inCatalogOrder = [...checks].sort((a, b) => catalogIndex(a) - catalogIndex(b));
-    const ended = new Map<Check, CheckResult>();
-    let passedOn = 0;
-    const judged = (check: Check, result: CheckResult) => {
-      ended.set(check, result);
-      // In order: a check that ends before one ahead of it in the catalog waits for it.
-      for (let next = inCatalogOrder[passedOn]; next && ended.has(next); next = inCatalogOrder[++passedOn]) {
-        const done = ended.get(next)!;
-        results.push(done);
-        emit({ kind: 'check-ended', result: done });
-      }
-    };
-    for (const group of groupsOf(checks)) {
-      const one = async (check: Check) => judged(check, await timed(check, run, emit));
-      if (group.concurrent) await inTurns(group.checks, CHECKS_AT_ONCE, one);
-      else for (const check of group.checks) await one(check);
+  let passedOn = 0;
+  const judge = async (check: Check): Promise<void> => {
+    ended.set(check, await timed(check, run, emit));
+    // In order: a check that ends before one ahead of it in the catalog waits for it.
+    for (let next = inCatalogOrder[passedOn]; next && ended.has(next); next = inCatalogOrder[++passedOn]) {
+      results.push(ended.get(next)!);
+      emit({ kind: 'check-ended', result: ended.get(next)! });
     }
+  };
+
+  const sending = suites.filter((each) => !each.wholeRun);
+  // The areas some check waits for are the run's critical path: their requests go first whenever several wait.
+  const awaited = new Set(suites.flatMap((each) => each.checks.flatMap((check) => check.after.filter((area) => area !== check.rule.area))));
+  const urgent = new Set(suites.filter((each) => awaited.has(each.area)).flatMap((each) => each.checks.map((check) => check.rule.id)));
+  run.client.preferRules((rule) => urgent.has(rule));
+  // Each lane's end, for the checks that wait for another area (`after`); an area not in this run has nothing to wait for.
+  const laneEnds = new Map<string, Promise<void>>();
+  const waitFor = (areas: readonly string[]) => Promise.all(areas.map((area) => laneEnds.get(area)));
+  for (const each of sending) {
+    const lane = each.checks.filter((check) => !check.wholeRun);
+    laneEnds.set(each.area, Promise.resolve().then(() => runLane(lane, judge, waitFor)));
   }
+  await Promise.all(laneEnds.values());
+  const judgingTheRun = suites.flatMap((each) => (each.wholeRun ? [] : each.checks.filter((check) => check.wholeRun)));
+  await runLane(judgingTheRun.map(alone), judge);
+  const byCatalog = (a: Suite, b: Suite) => catalogIndex(a.checks[0]!) - catalogIndex(b.checks[0]!);
+  for (const each of suites.filter((one) => one.wholeRun && one.checks.length > 0).sort(byCatalog)) await runLane(each.checks, judge);
   return results;
+}
+
+/** The check as one that runs alone: a whole-run check judges after the others of its kind, never beside them. */
+function alone(check: Check): Check {
+  return check.concurrent ? { ...check, concurrent: false } : check;
+}
+
+/** Takes a lane's checks in turn: consecutive concurrent ones together (at most CHECKS_AT_ONCE), any other alone. */
+async function runLane(lane: Lane, judge: (check: Check) => Promise<void>, waitFor?: (areas: readonly string[]) => Promise<unknown>): Promise<void> {
+  const inTurn = async (check: Check) => {
+    // A check never waits for its own area: that area ends only once the check has.
+    const after = check.after.filter((area) => area !== check.rule.area);
+    if (after.length > 0 && waitFor) await waitFor(after);
+    await judge(check);
+  };
+  for (const group of groupsOf(lane)) {
+    if (group.concurrent) await inTurns(group.checks, CHECKS_AT_ONCE, inTurn);
+    else for (const check of group.checks) await inTurn(check);
+  }
 }
 
 /** Where a check's rule stands in spec/rules.yaml. */
@@ -60,7 +100,7 @@ async function timed(check: Check, run: RunContext, emit: RunEvents): Promise<Ch
 }
 
 /** Consecutive checks that may run together, and each other check on its own. */
-function groupsOf(checks: readonly Check[]): Array<{ concurrent: boolean; checks: Check[] }> {
+function groupsOf(checks: Lane): Array<{ concurrent: boolean; checks: Check[] }> {
   const groups: Array<{ concurrent: boolean; checks: Check[] }> = [];
   for (const check of checks) {
     const last = groups.at(-1);

@@ -14,6 +14,7 @@ import { highestKnownPetId, knownStatusCounts, petName, recordIfCreated } from '
 import { seedFor } from '../fuzz/arbitraries.js';
 import { StoreModel } from '../model/store-model.js';
 import { PET_STATUSES } from '../spec/facts.js';
+import { getRule } from '../spec/catalog.js';
 import {
   BudgetSpent, edgeIdFrom, FIXED_SEQUENCES, type ExploreCommand, GENERATED_COMMANDS, type Budget, type EdgeId, type ExploreModel, type Target,
 } from './commands.js';
@@ -87,9 +88,10 @@ export function lanesOf(seed: number, generatedRuns: number, readOnly: boolean):
 }
 
 /** Runs every lane: their first runs together, then each failing lane's shrinking in turn. */
-export async function explore(ctx: CheckContext, lanes: readonly Lane[]): Promise<ExplorationOutcome> {
+export async function explore(ctx: CheckContext, lanes: readonly Lane[], knows: readonly string[]): Promise<ExplorationOutcome> {
   const coordination = new Coordination(lanes.length, { ...SHRINK_BUDGET_PER_RULE, pets: ctx.config.readOnly ? 0 : SHRINK_BUDGET_PER_RULE.pets });
-  const before = [...ctx.client.exchanges];
+  // What the areas it comes after were answered, all of it; another area's may still be coming in, and would make what it knows hang on timing.
+  const before = ctx.client.exchanges.filter((exchange) => exchange.rule === undefined || knows.includes(getRule(exchange.rule).area));
   const results = await Promise.all(lanes.map((lane, index) => runLane(ctx, before, lane, index, coordination)));
   return {
     failures: results.flatMap((result) => result.failure ?? []),

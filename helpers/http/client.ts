@@ -149,7 +149,11 @@ export class PetstoreClient {
   private budgetAnnounced = false;
   private readonly breaker = new CircuitBreaker(FAILURES_IN_A_ROW_BEFORE_GIVING_UP);
   private active = 0;
-  private readonly queue: Array<() => void> = [];
+  /** Requests waiting for a place, each with the rule whose check sent it. */
+  private readonly queue: Array<{ rule: string | undefined; go: () => void }> = [];
+  /** Requests in flight, by the rule whose check sent them. */
+  private readonly inFlight = new Map<string | undefined, number>();
+  private urgent: (rule: string) => boolean = () => false;
   private readonly cancellation: CancellationWatch | undefined;
   private readonly clock: RunClock;
   private diagnosis: Diagnosis | undefined;
@@ -290,18 +294,44 @@ export class PetstoreClient {
     await Promise.all([this.dispatcher.close(), this.freshDispatcher.close()]);
   }
 
-  /** Bounded concurrency: checks may fire requests in parallel, the target sees at most `concurrency`. */
+  /**
+   * Bounded concurrency: checks may fire requests in parallel, the target sees at most `concurrency`. A freed place goes
+   * to the waiting request whose check has the fewest in flight (the earliest of those): a check that sends one request
+   * after another, each needing the last answer, is never held behind a hundred bodies another check sent at once, so
+   * the run is as long as its longest chain or its requests over the places, not the two added up.
+   */
   private async limited<T>(task: () => Promise<T>): Promise<T> {
+    const rule = this.currentRule;
     // A finishing task hands its slot straight to the next in the queue, so no newcomer can slip in between.
-    if (this.active >= this.options.concurrency) await new Promise<void>((resolve) => this.queue.push(resolve));
+    if (this.active >= this.options.concurrency) await new Promise<void>((go) => this.queue.push({ rule, go }));
     else this.active += 1;
+    this.inFlight.set(rule, (this.inFlight.get(rule) ?? 0) + 1);
     try {
       return await task();
     } finally {
-      const next = this.queue.shift();
-      if (next) next();
+      this.inFlight.set(rule, this.inFlight.get(rule)! - 1);
+      const next = this.nextWaiting();
+      if (next) next.go();
       else this.active -= 1;
     }
+  }
+
+  /**
+   * Says which checks' requests go first when several wait: those of a rule `urgent` holds, the checks other checks
+   * wait for (the engine knows which). Among the rest, fewest in flight first, as always.
+   */
+  preferRules(urgent: (rule: string) => boolean): void {
+    this.urgent = urgent;
+  }
+
+  /** Takes the waiting request of an urgent check, else whose check has the fewest requests in flight; the earliest on a tie. */
+  private nextWaiting(): { go: () => void } | undefined {
+    const rank = (rule: string | undefined) => (rule !== undefined && this.urgent(rule) ? 0 : 1);
+    const before = (a: { rule: string | undefined }, b: { rule: string | undefined }) => rank(a.rule) - rank(b.rule)
+      || (this.inFlight.get(a.rule) ?? 0) - (this.inFlight.get(b.rule) ?? 0);
+    let best = -1;
+    for (const [index, waiting] of this.queue.entries()) if (best === -1 || before(waiting, this.queue[best]!) < 0) best = index;
+    return best === -1 ? undefined : this.queue.splice(best, 1)[0];
   }
 
   /** Ends the check (reported skipped) once --max-duration or --max-requests is spent. */

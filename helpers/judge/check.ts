@@ -34,31 +34,52 @@ export interface CheckOptions {
    * requests in flight; a check without it waits for all of them and holds the next ones back.
    */
   concurrent?: boolean;
+  /**
+   * The check judges what the whole run sent, beyond its own requests (every 401 the run was answered, every id it
+   * was given): it runs once every area that sends has ended, so that it sees all of it whatever their timing.
+   */
+  wholeRun?: boolean;
+  /**
+   * Areas whose checks must all have ended before this one begins: it judges by what they sent (every pet they
+   * created), and needs all of it whatever their timing. The other areas run on beside it.
+   */
+  after?: readonly Area[];
 }
 
 /** The check of one catalog rule, as a value: its rule, how it may be scheduled, and its body. */
 export interface Check {
   readonly rule: Rule;
   readonly concurrent: boolean;
+  readonly wholeRun: boolean;
+  readonly after: readonly Area[];
   readonly body: (ctx: CheckContext) => Promise<void>;
+}
+
+export interface SuiteOptions {
+  /**
+   * Every check of the area judges what the whole run sent (the store model, the errors, the rate limits): the
+   * area runs after every area that sends, in catalog order with the others like it.
+   */
+  wholeRun?: boolean;
 }
 
 /** The suite of one area of the spec: its checks in catalog order, as the engine and the vitest adapter take them. */
 export interface Suite {
   readonly area: Area;
   readonly checks: readonly Check[];
+  readonly wholeRun: boolean;
 }
 
 /** The check of the catalog rule `id`; an unknown ID throws when the area's module loads. */
 export function check(id: string, body: (ctx: CheckContext) => Promise<void>, options: CheckOptions = {}): Check {
-  return Object.freeze({ rule: getRule(id), concurrent: options.concurrent ?? false, body });
+  return Object.freeze({ rule: getRule(id), concurrent: options.concurrent ?? false, wholeRun: options.wholeRun ?? false, after: Object.freeze([...options.after ?? []]), body });
 }
 
 /** An area's suite; a check of another area's rule is a mistake of ours, named when the module loads. */
-export function suite(area: Area, checks: readonly Check[]): Suite {
+export function suite(area: Area, checks: readonly Check[], options: SuiteOptions = {}): Suite {
   const stray = checks.find((each) => each.rule.area !== area);
   if (stray) throw new Error(`${stray.rule.id} belongs to the ${stray.rule.area} area, not ${area}`);
-  return Object.freeze({ area, checks: Object.freeze([...checks]) });
+  return Object.freeze({ area, checks: Object.freeze([...checks]), wholeRun: options.wholeRun ?? false });
 }
 
 /**

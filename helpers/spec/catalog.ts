@@ -36,9 +36,22 @@ export function activeRules(): Rule[] {
 
 /** Looks a rule up by ID; an unknown ID is a bug in the suite, so it throws at collection time. */
 export function getRule(id: string): Rule {
-  const rule = loadCatalog().rules.find((candidate) => candidate.id === id);
+  const rule = rulesById(loadCatalog()).get(id);
   if (!rule) throw new Error(`Unknown rule ID ${id}: not in spec/rules.yaml`);
   return rule;
+}
+
+/**
+ * The catalog's rules by ID, built once per thread from the frozen catalog: a memo of pure data, as the catalog is,
+ * not state of a run. getRule is asked for every exchange judged by area, so it must not walk the catalog each time.
+ */
+const indexed: { catalog?: Catalog; byId?: ReadonlyMap<string, Rule> } = {};
+function rulesById(catalog: Catalog): ReadonlyMap<string, Rule> {
+  if (indexed.catalog !== catalog || !indexed.byId) {
+    indexed.byId = new Map(catalog.rules.map((rule) => [rule.id, rule]));
+    indexed.catalog = catalog;
+  }
+  return indexed.byId;
 }
 
 /** Why a rule is not selected by --only/--skip, or undefined when it is. */

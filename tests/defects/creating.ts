@@ -524,7 +524,7 @@ export const CREATING_DEFECTS = [
     id: 'create-client-id-honoured',
     area: 'creating',
     description: 'spreads the body over the id it assigned ({ id, ...body }, mass assignment): a client-sent id is taken, duplicates included',
-    rules: ['CREATE-04', 'FUZZ-03', 'CONS-08'],
+    rules: ['CREATE-04', 'CONS-08'],
     overrides: {
       // { id, ...body }: the client's id, when the body has one, is spread over the one assigned.
       readNewPet: (text, reference, server) => {

@@ -1,9 +1,10 @@
-// The engine runs the checks of a run in the CLI's own process: suites in turn, consecutive concurrent checks
-// together (at most five at once) and every other check alone, each outcome an event in catalog order.
+// The engine runs the checks of a run in the CLI's own process: the areas that send as lanes side by side, then what
+// judges the whole run in catalog order; in a lane consecutive concurrent checks together (at most five at once) and
+// every other check alone; each outcome an event in catalog order.
 import { describe, expect, it } from 'vitest';
 import { runSuites } from '../../helpers/engine/engine.js';
 import type { CheckResult, RunEvent } from '../../helpers/engine/events.js';
-import { check, suite, type Check } from '../../helpers/judge/check.js';
+import { check, suite, type Check, type Suite } from '../../helpers/judge/check.js';
 import { RunContext } from '../../helpers/run-context.js';
 import type { RunConfig } from '../../helpers/run-config.js';
 
@@ -20,9 +21,13 @@ function quietRun(events: RunEvent[] = [], signal?: AbortSignal): RunContext {
 const tick = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function run(checks: readonly Check[], events: RunEvent[] = [], signal?: AbortSignal): Promise<CheckResult[]> {
+  return runAll([suite('listing', checks)], events, signal);
+}
+
+async function runAll(suites: readonly Suite[], events: RunEvent[] = [], signal?: AbortSignal): Promise<CheckResult[]> {
   const context = quietRun(events, signal);
   try {
-    return await runSuites(context, [suite('listing', checks)], (event) => events.push(event));
+    return await runSuites(context, suites, (event) => events.push(event));
   } finally {
     await context.close();
   }
@@ -102,5 +107,27 @@ describe('the engine', () => {
     const events: RunEvent[] = [];
     await run([check('LIST-02', async () => undefined)], events);
     expect(events.map((event) => event.kind)).toEqual(['check-started', 'check-ended']);
+  });
+
+  it('runs the areas that send side by side, each in its own order, and then what judges the whole run, in catalog order', async () => {
+    const log: string[] = [];
+    const step = (id: string, ms: number) => async () => {
+      log.push(`start ${id}`);
+      await tick(ms);
+      log.push(`end ${id}`);
+    };
+    await runAll([
+      suite('listing', [check('LIST-01', step('LIST-01', 30)), check('LIST-02', step('LIST-02', 30))]),
+      suite('auth', [check('AUTH-01', step('AUTH-01', 10)), check('AUTH-08', step('AUTH-08', 5), { wholeRun: true }), check('AUTH-09', step('AUTH-09', 10))]),
+      suite('errors', [check('ERR-01', step('ERR-01', 5))], { wholeRun: true }),
+      suite('consistency', [check('CONS-01', step('CONS-01', 5))], { wholeRun: true }),
+    ]);
+    // The auth lane does not wait for the listing lane, and keeps its own order.
+    expect(log.indexOf('start AUTH-01')).toBeLessThan(log.indexOf('end LIST-01'));
+    expect(log.indexOf('start AUTH-09')).toBeGreaterThan(log.indexOf('end AUTH-01'));
+    // AUTH-08 judges the whole run: after both lanes, before the areas that judge the whole run, which keep catalog order.
+    const lanesEnded = Math.max(log.indexOf('end LIST-02'), log.indexOf('end AUTH-09'));
+    expect(log.indexOf('start AUTH-08')).toBeGreaterThan(lanesEnded);
+    expect(log.slice(-6)).toEqual(['start AUTH-08', 'end AUTH-08', 'start CONS-01', 'end CONS-01', 'start ERR-01', 'end ERR-01']);
   });
 });

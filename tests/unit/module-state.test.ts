@@ -17,6 +17,7 @@ const PURE_MEMOS: Record<string, string> = {
   'helpers/spec/documents.ts parsed': 'spec/openapi.yaml and spec/rules.yaml, parsed and frozen',
   'helpers/judge/schema-validators.ts generated': 'the schema validators\' code, generated from spec/openapi.yaml',
   'helpers/judge/schema-validators.ts evaluated': 'the schema validators, keyed by their code',
+  'helpers/spec/catalog.ts indexed': 'the frozen catalog\'s rules by ID',
 };
 
 /** Containers a module could fill as a run goes: a Readonly type annotation says the module never does. */
