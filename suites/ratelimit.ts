@@ -496,6 +496,22 @@ export default suite('ratelimit', [
     }
     ctx.observe(`compared the Retry-After and X-RateLimit-Reset of ${stated.length} 429(s)`);
   }),
+  check('RATE-17', async (ctx) => {
+    await ensureSamples(ctx);
+    // Every answer of the run, the probe's included: the probe is what fills a window to its Limit.
+    const windows = servedWindows(ctx);
+    if (windows.length === 0) ctx.skip(notCarried(ctx, ['x-ratelimit-limit', 'x-ratelimit-reset'], 'no window whose served requests can be counted'));
+    for (const window of windows.filter((each) => each.served.length > each.limit)) {
+      ctx.violation({
+        what: `the window whose X-RateLimit-Reset is ${window.reset}`,
+        expected: `at most ${window.limit} request(s) with the key served in it (X-RateLimit-Limit: ${window.limit}; another client on the key only leaves fewer)`,
+        seen: `${window.served.length} served (a 2xx to a documented operation), the first over the limit ${describeExchange(window.served[window.limit]!)}`,
+        exchanges: [window.served[0]!, window.served[window.limit]!],
+      });
+    }
+    const fullest = windows.reduce((most, each) => (each.served.length > most.served.length ? each : most));
+    ctx.observe(`counted the requests served in ${windows.length} window(s) of the run; the fullest served ${fullest.served.length} under X-RateLimit-Limit ${fullest.limit}`);
+  }),
 ], { wholeRun: true });
 
 /** Of the steps to one operation: how many lowered Remaining, how many did not, how many came when it was already 0. */
@@ -517,6 +533,36 @@ function countingText({ lowered, kept, atZero }: CountTally): string {
  * Why the window's accounting is not exact, when the pacer saw an answer the server served with Remaining
  * fallen further than this run's own requests explain: another client spends the key.
  */
+/** The requests with the key one window served: those whose answers share its X-RateLimit-Reset, under its Limit. */
+interface ServedWindow {
+  reset: number;
+  limit: number;
+  served: Exchange[];
+}
+
+/**
+ * The run's answers with the key that served a documented operation (a 2xx: whatever a server counts, it served these),
+ * by the window their X-RateLimit-Reset names. Left out: a Reset already past (it names no running window), and an
+ * answer in the last second before its Reset, where a sliding log's oldest requests age out under an unchanged Reset.
+ * A fixed window serves at most its Limit under one Reset; a token bucket or a sliding log moves its Reset on as it
+ * admits requests, and serves no more under one Reset than it gives back in a second, less than its Limit.
+ */
+function servedWindows(ctx: CheckContext): ServedWindow[] {
+  const windows = new Map<number, ServedWindow>();
+  for (const exchange of ctx.client.exchanges) {
+    const response = exchange.response;
+    if (!response || response.status < 200 || response.status > 299 || credentialOf(exchange.request.auth) !== 'key') continue;
+    if (operationOf(exchange, ctx.config.baseUrl) === undefined) continue;
+    const { limit, reset } = readRateLimitHeaders(response.headers);
+    if (limit === undefined || reset === undefined || resetAlreadyPast(exchange) || inLastSecondBeforeReset(exchange)) continue;
+    const window = windows.get(reset) ?? { reset, limit, served: [] };
+    window.limit = Math.max(window.limit, limit);
+    window.served.push(exchange);
+    windows.set(reset, window);
+  }
+  return [...windows.values()];
+}
+
 function anotherClient(ctx: CheckContext): string | undefined {
   if (!ctx.client.pacing.snapshot('key').sharedSeenServed) return undefined;
   return 'X-RateLimit-Remaining fell further than this run\'s own requests explain on an answer the server served, so another client spends the key (the pacer said so on the terminal)';

@@ -19,6 +19,9 @@ const MINUTE_LIKE_WINDOW = { limit: 60, windowMs: 10_000 };
 // Each server's counts kept apart (countedApart), by bucket, part and window end; and what each request was told.
 const APART_COUNTS = new WeakMap<Context, Map<string, number>>();
 const APART_REMAINING = new WeakMap<FastifyRequest, number>();
+/** Requests each server has handed to its workers so far: the next goes to the next worker. */
+const HANDED_OUT = new WeakMap<Context, number>();
+const CLUSTER_WORKERS = 4;
 // A host in Tokyo: naive datetime.utcnow().timestamp() reads UTC wall time as local time, nine hours early.
 const TOKYO_OFFSET_S = 9 * 3_600;
 
@@ -30,12 +33,19 @@ function rateLimitHeadersLeftOff(leftOff: (request: FastifyRequest, reply: Fasti
   };
 }
 
+/** The worker of a PM2 or Node cluster the request lands on: round robin, as the cluster's primary hands them out. */
+function workerOf(server: Context): string {
+  const handed = HANDED_OUT.get(server) ?? 0;
+  HANDED_OUT.set(server, handed + 1);
+  return `worker ${handed % CLUSTER_WORKERS}`;
+}
+
 /**
  * Overrides for a limiter whose counts are kept apart, one count per part of the server (`partOf` names a request's:
  * its route, say), all in the key's window as the shared limiter keeps it: a part's count alone
- * decides its 429 and the X-RateLimit-Remaining its answers carry.
+ * decides its 429 and the X-RateLimit-Remaining its answers carry. `admitsOver` more than the limit are let through.
  */
-function countedApart(partOf: (request: FastifyRequest, server: Context) => string): Overrides {
+function countedApart(partOf: (request: FastifyRequest, server: Context) => string, admitsOver = 0): Overrides {
   return {
     limiterPolicy: (reference) => ({ ...reference(), enforce: false }),
     authenticate: (request, operation, reference, server) => {
@@ -46,12 +56,12 @@ function countedApart(partOf: (request: FastifyRequest, server: Context) => stri
       APART_COUNTS.set(server, counts);
       const window = `${bucket} ${partOf(request, server)} ${admission.resetAtMs}`;
       const count = counts.get(window) ?? 0;
-      if (count >= admission.limit) {
+      if (count >= admission.limit + admitsOver) {
         APART_REMAINING.set(request, 0);
         return server.seams.tooManyRequests({ ...admission, verdict: 'limited', remaining: 0 });
       }
       counts.set(window, count + 1);
-      APART_REMAINING.set(request, admission.limit - count - 1);
+      APART_REMAINING.set(request, Math.max(0, admission.limit - count - 1));
       return reference(request, operation);
     },
     outgoing: (request, reply, payload, reference) => {
@@ -386,5 +396,22 @@ export const RATELIMIT_DEFECTS = [
         return reference(request, reply, payload);
       },
     },
+  },
+  {
+    id: 'rate-limit-per-worker-store',
+    area: 'ratelimit',
+    description: 'runs four cluster workers (PM2 cluster mode), each with express-rate-limit\'s default MemoryStore: each counts only the requests it was handed, so the key is served four times X-RateLimit-Limit in one window, and Remaining is whichever worker answered',
+    rules: ['RATE-07', 'RATE-17'],
+    options: { rateLimit: BURST_WINDOW },
+    overrides: countedApart((_request, server) => workerOf(server)),
+  },
+  {
+    id: 'rate-limit-off-by-one',
+    area: 'ratelimit',
+    description: 'refuses a request once the count is past the limit rather than at it (count > limit where count >= limit was meant): a fixed window serves one more request than X-RateLimit-Limit, after an answer that said Remaining 0',
+    // RATE-17 counts only the 2xx a window served, and the window holds a 404 of the run besides, which the limiter counted.
+    rules: ['RATE-07'],
+    options: { rateLimit: BURST_WINDOW },
+    overrides: countedApart(() => 'every request', 1),
   },
 ] as const satisfies readonly DefectSpec[];
