@@ -83,6 +83,12 @@ export class TransportError extends NoAnswer {
   readonly reason = 'transport';
 }
 
+/** A recorded answer held for one replayed request; given back when the request is not sent after all. */
+interface ReservedAnswer {
+  answer: RecordedAnswer;
+  used: boolean;
+}
+
 /** The target kept answering 429 after every backoff: the rule could not be judged. */
 export class StillRateLimited extends NoAnswer {
   override name = 'StillRateLimited';
@@ -226,18 +232,25 @@ export class PetstoreClient {
     const credential = credentialOf(request.auth ?? 'key');
     for (let attempt = 1; ; attempt++) {
       if (this.diagnosis) throw await this.notJudgeable();
-      const exchange = await this.limited(async () => {
-        // Checked before waiting on the rate limit too: a spent budget must not first wait out a window.
-        this.assertBudgetLeft();
-        await this.pacer.acquire(credential, { overLimit: request.expect429 });
-        let result: Exchange | undefined;
-        try {
-          result = await this.once(request);
-          return result;
-        } finally {
-          this.pacer.release(credential, result?.response);
-        }
-      });
+      const reserved = this.options.replay ? await this.replaySent(this.options.replay, request) : undefined;
+      let exchange: Exchange;
+      try {
+        exchange = await this.limited(async () => {
+          // Checked before waiting on the rate limit too: a spent budget must not first wait out a window.
+          this.assertBudgetLeft();
+          await this.pacer.acquire(credential, { overLimit: request.expect429 });
+          let result: Exchange | undefined;
+          try {
+            result = await this.once(request, this.options.baseUrl, false, reserved);
+            return result;
+          } finally {
+            this.pacer.release(credential, result?.response);
+          }
+        });
+      } finally {
+        // A request the run did not send after all (a spent budget, a cancelled run) leaves its recorded answer to another.
+        if (reserved && !reserved.used) this.options.replay!.giveBack(reserved.answer);
+      }
       if (exchange.error) {
         // An abandoned request is the cancellation's doing, not the target's.
         this.cancellation?.throwIfCancelled();
@@ -304,13 +317,43 @@ export class PetstoreClient {
    * any byte of its answer came (RFC 9112 §9.3.1): the server had closed it between two requests, as servers
    * that close after every answer without saying so do. Both attempts are recorded; only the second judges.
    */
-  private async once(request: SendOptions, baseUrl = this.options.baseUrl, onNewConnection = false): Promise<Exchange> {
+  private async once(request: SendOptions, baseUrl = this.options.baseUrl, onNewConnection = false, reserved?: ReservedAnswer): Promise<Exchange> {
     this.assertBudgetLeft();
     // Before the breaker: requests the cancellation abandoned are no sign of a dead target.
     this.cancellation?.throwIfCancelled();
     if (this.breaker.isOpen) throw new TransportError(this.breaker.reason);
     this.sent += 1;
     const sentAfter = this.exchanges.length;
+    const { recorded, url, method, headers, sentBody } = this.prepared(request, baseUrl);
+    if (reserved) reserved.used = true;
+    const answer = reserved?.answer ?? (this.options.replay ? this.replayed(this.options.replay, recorded, onNewConnection) : await this.live(url, method, headers, sentBody, onNewConnection));
+    if (answer.seq !== undefined) await this.replayTurn(answer.seq);
+    this.options.replay?.arrived(answer);
+    const { response, error, startedAt, durationMs } = answer;
+    const exchange: Exchange = Object.freeze({
+      // On replay, the live run's own place and order: which answers had come when each request left is what the
+      // rate-limit checks and the store model judge, and the replay's checks send in an order of their own.
+      seq: answer.seq ?? this.nextSeq(),
+      sentAfter: answer.sentAfter ?? sentAfter,
+      rule: this.currentRule,
+      request: Object.freeze(recorded),
+      response: response && Object.freeze(response),
+      error,
+      ...(answer.retry && !onNewConnection ? { retried: true } : {}),
+      startedAt,
+      durationMs,
+    });
+    this.record(exchange);
+    if (answer.seq !== undefined) this.replayRecorded(answer.seq);
+    // A connection the server had closed says nothing of the target: neither the breaker nor a diagnosis hears of it.
+    if (exchange.retried) return this.once(request, baseUrl, true);
+    if (!(exchange.error && this.cancellation?.cancelled)) this.noteOutcome(exchange.error);
+    this.diagnose(exchange);
+    return exchange;
+  }
+
+  /** The request as it goes out (URL, method, headers, body) and as it is recorded (the key as $PETSTORE_API_KEY). */
+  private prepared(request: SendOptions, baseUrl: string): { recorded: RecordedRequest; url: string; method: string; headers: Record<string, string>; sentBody?: string } {
     const mode = request.auth ?? 'key';
     // The key outside Authorization (AUTH-10) is recorded as $PETSTORE_API_KEY: the record never holds it.
     const elsewhere = keyElsewhereFor(mode, this.options.apiKey);
@@ -329,27 +372,7 @@ export class PetstoreClient {
     Object.assign(headers, sentForms(elsewhere.headers));
     if (auth.value !== undefined) headers.authorization = auth.value;
     const sentBody = padBytes && body ? `${body.slice(0, 1)}${' '.repeat(padBytes)}${body.slice(1)}` : body;
-    const answer = this.options.replay ? this.replayed(this.options.replay, recorded, onNewConnection) : await this.live(url, method, headers, sentBody, onNewConnection);
-    if (answer.seq !== undefined) await this.replayTurn(answer.seq);
-    const { response, error, startedAt, durationMs } = answer;
-    const exchange: Exchange = Object.freeze({
-      seq: this.exchanges.length + 1,
-      sentAfter: answer.sentAfter ?? sentAfter,
-      rule: this.currentRule,
-      request: Object.freeze(recorded),
-      response: response && Object.freeze(response),
-      error,
-      ...(answer.retry && !onNewConnection ? { retried: true } : {}),
-      startedAt,
-      durationMs,
-    });
-    this.record(exchange);
-    if (answer.seq !== undefined) this.replayRecorded(answer.seq);
-    // A connection the server had closed says nothing of the target: neither the breaker nor a diagnosis hears of it.
-    if (exchange.retried) return this.once(request, baseUrl, true);
-    if (!(exchange.error && this.cancellation?.cancelled)) this.noteOutcome(exchange.error);
-    this.diagnose(exchange);
-    return exchange;
+    return { recorded, url, method, headers, ...(sentBody === undefined ? {} : { sentBody }) };
   }
 
   private async live(url: string, method: string, headers: Record<string, string>, body: string | undefined, onNewConnection: boolean): Promise<RecordedAnswer> {
@@ -404,15 +427,47 @@ export class PetstoreClient {
 
   /** Replayed answers waiting for the ones the recording placed before them, by recorded seq. */
   private readonly replayWaiting = new Map<number, () => void>();
-  /** The recorded seq whose answer goes next. */
+  /** Replayed requests waiting to be sent until as many answers have come as had come when the live run sent them. */
+  private readonly replayHeld = new Set<{ after: number; go: () => void }>();
+  /** The recorded seq whose answer goes next: every answer the recording placed before it has been recorded. */
   private replayNext = 1;
   private replayStall: ReturnType<typeof setTimeout> | undefined;
+  /** Requests the recording holds no answer for, numbered past every recorded one. */
+  private unrecorded = 0;
+
+  /**
+   * The run's next place for an exchange it records: one after the last in a live run; on replay, a request the
+   * recording holds no answer for goes past every recorded place, so that none two share one.
+   */
+  private nextSeq(): number {
+    return this.options.replay ? this.options.replay.lastSeq + ++this.unrecorded : this.exchanges.length + 1;
+  }
+
+  /**
+   * A replayed request leaves when the live one did: once as many answers have been recorded as had come when the
+   * live run sent it (its recorded sentAfter). The replay's checks answer at once and race ahead of the recording;
+   * held back so, no more requests are in flight at any moment than were then, so none waits for a connection
+   * slot or for the pacer while an answer the recording placed before its own is still to be asked for. The
+   * recorded answer is reserved for it then (identical requests, such as the probe's, take theirs in recorded order).
+   */
+  private async replaySent(replay: ReplaySource, request: SendOptions): Promise<ReservedAnswer | undefined> {
+    const { recorded } = this.prepared(request, this.options.baseUrl);
+    for (;;) {
+      const next = replay.peek(recorded);
+      if (next?.sentAfter === undefined) return undefined;
+      if (next.sentAfter < this.replayNext) return { answer: replay.take(recorded, next), used: false };
+      await new Promise<void>((go) => {
+        this.replayHeld.add({ after: next.sentAfter!, go });
+        this.watchReplayStall();
+      });
+    }
+  }
 
   /**
    * A replayed answer is recorded where the recording placed it: checks run together judge the order answers
    * came in (RATE-04's steps), and a replay answers at once, in whatever order the requests go out. A recorded
    * exchange the replay never asks for must not hold the rest back: after a pause with nothing recorded, the
-   * earliest waiting answer goes on.
+   * earliest place anything waits for is taken to have come.
    */
   private replayTurn(seq: number): Promise<void> {
     if (seq <= this.replayNext) return Promise.resolve();
@@ -429,6 +484,11 @@ export class PetstoreClient {
   }
 
   private releaseReplayTurn(): void {
+    for (const held of [...this.replayHeld]) {
+      if (held.after >= this.replayNext) continue;
+      this.replayHeld.delete(held);
+      held.go();
+    }
     const next = this.replayWaiting.get(this.replayNext);
     this.replayWaiting.delete(this.replayNext);
     next?.();
@@ -437,9 +497,10 @@ export class PetstoreClient {
   private watchReplayStall(): void {
     if (this.replayStall) clearTimeout(this.replayStall);
     this.replayStall = undefined;
-    if (this.replayWaiting.size === 0) return;
+    if (this.replayWaiting.size === 0 && this.replayHeld.size === 0) return;
     this.replayStall = setTimeout(() => {
-      this.replayNext = Math.min(...this.replayWaiting.keys());
+      const needed = [...this.replayWaiting.keys(), ...[...this.replayHeld].map((held) => held.after + 1)];
+      this.replayNext = Math.max(this.replayNext, Math.min(...needed));
       this.releaseReplayTurn();
       this.watchReplayStall();
     }, REPLAY_STALL_MS);
@@ -447,7 +508,9 @@ export class PetstoreClient {
   }
 
   private record(exchange: Exchange): void {
-    this.exchanges.push(exchange);
+    // In seq order: on replay an answer the recording placed earlier may, after a stall, be recorded later.
+    const at = this.exchanges.findLastIndex((earlier) => earlier.seq < exchange.seq) + 1;
+    this.exchanges.splice(at, 0, exchange);
     this.options.events?.({ kind: 'exchange', exchange });
   }
 
