@@ -24,6 +24,10 @@ export function summaryText(report: Report): string {
     const unjudged = report.rules.filter((rule) => rule.level === 'MUST' && rule.status === 'skipped').length;
     lines.push(`  --require-complete: ${unjudged} MUST rule(s) were not judged, so the run fails (exit ${EXIT.incomplete}); the reports give each one's reason.`);
   }
+  const outOfReach = report.rules.filter((rule) => rule.level === 'MUST' && rule.status === 'not-applicable').map((rule) => rule.id);
+  if (outOfReach.length > 0) {
+    lines.push(`  ${outOfReach.length === 1 ? 'one MUST rule' : `${outOfReach.length} MUST rules`} no run could judge on this target (N/A: ${outOfReach.join(', ')}); the reports say what the target showed, and what target would judge ${outOfReach.length === 1 ? 'it' : 'them'}.`);
+  }
   if (report.diagnosis) {
     lines.push('', `  The run stopped at its first answers: ${report.diagnosis.problem}.`, `  What to change: ${report.diagnosis.hint}`);
     if (report.diagnosis.exchange) lines.push(`  reproduce: ${report.diagnosis.exchange.curl}`);

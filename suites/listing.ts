@@ -5,7 +5,7 @@ import { describeExchange } from '../helpers/http/exchange.js';
 import { expectNoServerError, expectSchema, expectStatus, expectThat, preview, responseOf } from '../helpers/judge/expect.js';
 import { fallbackCase, sliceRevealingCase } from '../helpers/fixtures/filtered-page.js';
 import { asBigInt } from '../helpers/json.js';
-import { ensurePets, knownPetIds, knownPets, knownStatusCounts, mostHeldStatus, SetupError, type Pet, type PetNeed } from '../helpers/fixtures/pets.js';
+import { ensurePets, knownPetIds, knownPets, knownStatusCounts, oneStatusShortfall, SetupError, type Pet, type PetNeed } from '../helpers/fixtures/pets.js';
 import { validateSchema } from '../helpers/judge/schema.js';
 import type { Findings } from '../helpers/judge/outcome.js';
 import { PAGE_SIZE, PET_STATUSES } from '../helpers/spec/facts.js';
@@ -51,14 +51,15 @@ async function ensureListed(ctx: CheckContext, ...needs: PetNeed[]): Promise<Pet
 
 /**
  * LIST-02 makes the fixtures of the whole suite, before LIST-04 lists them in the target's own order (LIST-11
- * reads that order): more pets than the default page holds, the fillers all of the status most held (so on an
- * empty target a default page and one more of one status, for LIST-14), then two of each status for the
- * filters (LIST-09, LIST-10, LIST-11) and one without status, which no filtered page may hold (LIST-09).
+ * reads that order): a default page and one more of one status, the status the target shows most of (for LIST-02
+ * and LIST-14: on an empty target 21 pets, on one that holds some the fewest that do it, on one that holds enough
+ * none), then two of each status for the filters (LIST-09, LIST-10, LIST-11) and one without status, which no
+ * filtered page may hold (LIST-09).
  */
 async function ensureSuiteFixtures(ctx: CheckContext): Promise<boolean> {
   const listed = await ensureListed(ctx);
   if (!listed) return false;
-  return (await ensureListed(ctx, { total: PAGE_SIZE.default + 1, fillerStatus: mostHeldStatus(listed) }, { perStatus: 2, withoutStatus: 1 })) !== undefined;
+  return (await ensureListed(ctx, { ofOneStatus: PAGE_SIZE.default + 1 }, { perStatus: 2, withoutStatus: 1 })) !== undefined;
 }
 
 /** The POSTs of the run the target answered 201: how many pets it said it made, whatever ids it gave them. */
@@ -70,12 +71,25 @@ function createdByTheRun(exchanges: readonly Exchange[]): number {
  * Why LIST-02 cannot count the default page. Pets are counted by distinct id, so a target that gives many
  * creates one id has "shown" few pets however many the run made: the reason says so, not that the store is short.
  */
-function tooFewToJudgeThePage(known: number, created: number): string {
+function tooFewToJudgeThePage(ctx: CheckContext, known: number, created: number): string {
   const cannotTell = `a default page of ${PAGE_SIZE.default} cannot be told from a short store`;
   if (created > known) {
-    return `the run created ${created} pets (${created} POSTs answered 201), but those answers and the listings show only ${known} distinct pet id(s), so ${cannotTell} (one id for several pets? see CREATE-04)`;
+    return `the run created ${created} pets (${created} POSTs answered 201), but those answers and the listings show only ${known} distinct pet id(s), so ${cannotTell} (one id for several pets: CREATE-04 judges that)`;
   }
-  return `the target has shown only ${known} pet(s), so ${cannotTell}`;
+  return `the target has shown only ${known} pet(s), so ${cannotTell}; ${whyNoFixtures(ctx, PAGE_SIZE.default + 1 - known, 'more pets')}`;
+}
+
+/**
+ * Why the fixtures LIST-02 makes are not there, from what the run sent and was answered: --read-only (and what a run
+ * without it would create), creations refused (CREATE-01 judges those), or none sent at all.
+ */
+function whyNoFixtures(ctx: CheckContext, missing: number, what: string): string {
+  if (ctx.config.readOnly) return `--read-only creates none: a run without it creates ${missing} ${what}, the fewest that make it judgeable`;
+  const posts = ctx.client.exchanges.filter((exchange) => exchange.rule === 'LIST-02' && exchange.request.method === 'POST');
+  const refused = posts.find((exchange) => exchange.response?.status !== 201);
+  if (refused) return `the fixtures LIST-02 creates were not created (${describeExchange(refused)}; CREATE-01 judges creation)`;
+  if (posts.length === 0) return `LIST-02, which creates the fixtures, created none in this run (${ctx.config.only.length > 0 ? `--only ${ctx.config.only.join(',')}` : 'it did not get so far'})`;
+  return `the ${posts.length} pet(s) LIST-02 created for it do not show in the listings (LIST-02, CONS-06 judge that)`;
 }
 
 /**
@@ -164,7 +178,7 @@ export default suite('listing', [
     if (!page) return;
     const { pets, exchange } = page;
     const known = knownPetIds(ctx.client.exchanges).size;
-    if (known <= PAGE_SIZE.default) ctx.skip(tooFewToJudgeThePage(known, createdByTheRun(ctx.client.exchanges)));
+    if (known <= PAGE_SIZE.default) ctx.skip(tooFewToJudgeThePage(ctx, known, createdByTheRun(ctx.client.exchanges)));
     expectThat(ctx, pets.length === PAGE_SIZE.default, {
       expected: `exactly ${PAGE_SIZE.default} pets without limit (the target holds at least ${known})`, seen: `${pets.length} pets`, exchanges: [exchange],
     });
@@ -274,7 +288,13 @@ export default suite('listing', [
     const status = PET_STATUSES.find((s) => (known.get(s) ?? 0) > PAGE_SIZE.default);
     if (!status) {
       const held = PET_STATUSES.map((s) => `${known.get(s) ?? 0} ${s}`).join(', ');
-      return ctx.skip(`no status has more than ${PAGE_SIZE.default} pets the target has shown (${held}), so a filtered default page of ${PAGE_SIZE.default} cannot be told from a short one; LIST-02 makes ${PAGE_SIZE.default + 1} of one status only on an empty target`);
+      const shown = [...knownPets(ctx.client.exchanges).values()].map((pet) => pet.status);
+      const { status: most, missing } = oneStatusShortfall(shown, PAGE_SIZE.default + 1);
+      const created = createdByTheRun(ctx.client.exchanges);
+      const why = created > shown.length
+        ? `the run created ${created} pets (${created} POSTs answered 201), but those answers and the listings show only ${shown.length} distinct pet id(s) (one id for several pets: CREATE-04 judges that)`
+        : whyNoFixtures(ctx, missing, `${most} pet(s)`);
+      return ctx.skip(`no status has more than ${PAGE_SIZE.default} pets the target has shown (${held}), so a filtered default page of ${PAGE_SIZE.default} cannot be told from a short one; ${why}`);
     }
     const page = await statusPage(ctx, status);
     if (!page) return;
