@@ -16,6 +16,8 @@ import type { RunOptions } from './resolve-options.js';
 import { writeManifest } from './reports/manifest.js';
 import type { RunningReferenceServer } from '../server/reference-server.js';
 import { runSuites } from '../helpers/engine/engine.js';
+import type { RunEvents } from '../helpers/engine/events.js';
+import { planLine, quotaLine, readOnlyPlan, type ReadOnlyPlan } from './read-only-plan.js';
 import { RunContext } from '../helpers/run-context.js';
 import type { Diagnosis } from '../helpers/http/diagnosis.js';
 import { SUITES } from '../suites/index.js';
@@ -72,21 +74,30 @@ export async function certify(options: RunOptions): Promise<RunResult> {
   if (proxySecret) redactor.add(proxySecret);
   if (proxy) print(`Through the proxy ${proxy.shown} (HTTP_PROXY/HTTPS_PROXY; NO_PROXY does not exempt this target)`);
   try {
+    const deselected = (rule: Rule) => deselectionReason(rule, options);
+    // Only the suites of selected areas run: a run of one area costs that area alone.
+    const selected = new Set(activeRules().filter((rule) => !deselected(rule)).map((rule) => rule.area));
+    // --read-only says what it will spend before it sends anything, and is held to it (on replay too, as it ran).
+    const plan = options.readOnly ? readOnlyPlan(selected, options) : undefined;
+    if (plan) print(planLine(plan));
     if (!replay) await assertReachable(baseUrl, options.timeoutMs, options.caFile, proxy);
     const today = options.today ?? new Date().toISOString().slice(0, 10);
-    const config = runConfigOf(options, {
+    const config = runConfigOf({ ...options, ...(plan ? { maxRequests: plan.requests } : {}) }, {
       baseUrl, apiKey, runId, startedAtMs: startedAt.getTime(), embedded: wasEmbedded, today,
+      ...(plan?.cappedBy === 'plan' ? { maxRequestsSource: 'the --read-only plan' } : {}),
       ...(proxy ? { proxy } : {}),
       ...(replay ? { replayHarPath: resolve(replay.harPath) } : {}),
     });
     const log = new LogRouter(print, status);
     const record = new RunRecord(redactor, log, print);
-    const deselected = (rule: Rule) => deselectionReason(rule, options);
-    // Only the suites of selected areas run: a run of one area costs that area alone.
-    const selected = new Set(activeRules().filter((rule) => !deselected(rule)).map((rule) => rule.area));
-    const run = new RunContext(config, record.hear, options.signal);
+    const quota = plan && !replay ? quotaWatch(plan, (line) => log.line(line)) : undefined;
+    const hear: RunEvents = quota ? (event) => {
+      record.hear(event);
+      quota(event);
+    } : record.hear;
+    const run = new RunContext(config, hear, options.signal);
     try {
-      await runSuites(run, SUITES.filter((suite) => selected.has(suite.area)), record.hear);
+      await runSuites(run, SUITES.filter((suite) => selected.has(suite.area)), hear);
     } finally {
       await run.close();
     }
@@ -140,6 +151,18 @@ export async function certify(options: RunOptions): Promise<RunResult> {
   } finally {
     await embedded?.close();
   }
+}
+
+/** Says, once, what share of a daily quota a --read-only run spends, on the first answer to the key that shows one. */
+function quotaWatch(plan: ReadOnlyPlan, say: (line: string) => void): RunEvents {
+  let said = false;
+  return (event) => {
+    if (said || event.kind !== 'exchange') return;
+    const line = quotaLine(event.exchange, plan);
+    if (line === undefined) return;
+    said = true;
+    say(line);
+  };
 }
 
 /** What a run is and where it goes, beside the options: the rest of what its checks are told. */

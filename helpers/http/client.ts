@@ -42,6 +42,8 @@ export interface ClientOptions {
   timeoutMs: number;
   maxResponseBytes: number;
   maxRequests: number | null;
+  /** What set maxRequests, as the budget's message names it; --max-requests by default. */
+  maxRequestsSource?: string;
   concurrency: number;
   rateLimitReserve: number;
   /**
@@ -66,6 +68,8 @@ export interface ClientOptions {
   replay?: ReplaySource;
   /** The run's redactor; by default one that knows this client's key and its proxy's password. */
   redactor?: Redactor;
+  /** --read-only: only reads are sent (GET, HEAD, OPTIONS); any other request is refused before it leaves. */
+  readOnly?: boolean;
 }
 
 /** The request budget (--max-requests) is spent: the rules left are reported as skipped. */
@@ -87,6 +91,12 @@ export class TransportError extends NoAnswer {
 interface ReservedAnswer {
   answer: RecordedAnswer;
   used: boolean;
+}
+
+/** --read-only: a request that is not a read is never sent; the check that wanted it is skipped, with what it would have sent. */
+export class NotARead extends NoAnswer {
+  override name = 'NotARead';
+  readonly reason = 'read-only';
 }
 
 /** The target kept answering 429 after every backoff: the rule could not be judged. */
@@ -112,6 +122,9 @@ const PROGRESS_EVERY_MS = 250;
 
 /** How long a replay waits for an answer the recording placed earlier before it lets a later one go on. */
 const REPLAY_STALL_MS = 200;
+
+/** What --read-only sends: the methods that only read (RFC 9110 §9.2.1's safe methods). */
+const READ_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /** Methods whose request may be sent twice to the same effect as once (RFC 9110 §9.2.2). */
 const IDEMPOTENT_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS']);
@@ -230,6 +243,7 @@ export class PetstoreClient {
   /** Sends one request; retries an unplanned 429 only after honouring Retry-After and backing off. */
   async send(request: SendOptions): Promise<Exchange> {
     const credential = credentialOf(request.auth ?? 'key');
+    this.assertARead(request);
     for (let attempt = 1; ; attempt++) {
       if (this.diagnosis) throw await this.notJudgeable();
       const reserved = this.options.replay ? await this.replaySent(this.options.replay, request) : undefined;
@@ -286,13 +300,22 @@ export class PetstoreClient {
     }
   }
 
+  /** --read-only: a request that could change the target (any method but GET, HEAD and OPTIONS) is never sent. */
+  private assertARead(request: SendOptions): void {
+    if (!this.options.readOnly) return;
+    const method = request.method ?? (request.json !== undefined || request.body !== undefined ? 'POST' : 'GET');
+    if (READ_METHODS.has(method)) return;
+    throw new NotARead(`--read-only sends only reads (GET, HEAD, OPTIONS), and this check sends ${method} ${request.path}; run without --read-only to judge it`);
+  }
+
   /** Ends the check (reported skipped) once --max-duration or --max-requests is spent. */
   private assertBudgetLeft(): void {
     if (this.options.deadlineMs !== undefined && this.now() >= this.options.deadlineMs) {
       this.budgetSpent('time budget (--max-duration)', 'the run\'s time budget (--max-duration) is spent');
     }
     if (this.options.maxRequests !== null && this.sent >= this.options.maxRequests) {
-      this.budgetSpent(`request budget of ${this.options.maxRequests} (--max-requests)`, `the request budget of ${this.options.maxRequests} (--max-requests) is spent`);
+      const source = this.options.maxRequestsSource ?? '--max-requests';
+      this.budgetSpent(`request budget of ${this.options.maxRequests} (${source})`, `the request budget of ${this.options.maxRequests} (${source}) is spent`);
     }
   }
 

@@ -164,7 +164,7 @@ const PROGRAMMING_ERRORS = ['TypeError', 'ReferenceError', 'RangeError', 'Syntax
  * cancellation the reader can act on is a skip; a target that broke first leaves the rule errored.
  */
 const OUTCOME_OF_NO_ANSWER: Record<NoAnswerReason, 'skipped' | 'errored'> = {
-  cancelled: 'skipped', budget: 'skipped', 'wait-too-long': 'skipped',
+  cancelled: 'skipped', budget: 'skipped', 'wait-too-long': 'skipped', 'read-only': 'skipped',
   transport: 'errored', 'rate-limited': 'errored', 'not-judgeable': 'errored',
 };
 
