@@ -1,7 +1,7 @@
 // GET /pets (listPets): page size, the limit bounds and the status filter.
 import { check, suite, type CheckContext, type CheckOptions } from '../helpers/judge/check.js';
 import type { Exchange } from '../helpers/http/exchange.js';
-import { describeExchange } from '../helpers/http/exchange.js';
+import { createdIdOf, describeExchange } from '../helpers/http/exchange.js';
 import { expectNoServerError, expectSchema, expectStatus, expectThat, preview, responseOf } from '../helpers/judge/expect.js';
 import { fallbackCase, sliceRevealingCase } from '../helpers/fixtures/filtered-page.js';
 import { asBigInt } from '../helpers/json.js';
@@ -73,10 +73,23 @@ function createdByTheRun(exchanges: readonly Exchange[]): number {
  */
 function tooFewToJudgeThePage(ctx: CheckContext, known: number, created: number): string {
   const cannotTell = `a default page of ${PAGE_SIZE.default} cannot be told from a short store`;
-  if (created > known) {
-    return `the run created ${created} pets (${created} POSTs answered 201), but those answers and the listings show only ${known} distinct pet id(s), so ${cannotTell} (one id for several pets: CREATE-04 judges that)`;
-  }
+  if (created > known) return `${createdButNotShown(ctx, created, known)}, so ${cannotTell}`;
   return `the target has shown only ${known} pet(s), so ${cannotTell}; ${whyNoFixtures(ctx, PAGE_SIZE.default + 1 - known, 'more pets')}`;
+}
+
+/**
+ * The run created more pets than the target has shown distinct ids for, and why, from the answers: several creates
+ * answered with one id (CREATE-04 judges that), creates answered without an id (CREATE-02), or pets not listed.
+ */
+function createdButNotShown(ctx: CheckContext, created: number, known: number): string {
+  const answers = ctx.client.exchanges.filter((exchange) => exchange.request.method === 'POST' && exchange.response?.status === 201);
+  const ids = answers.map(createdIdOf);
+  const withoutId = ids.filter((id) => id === undefined).length;
+  const distinct = new Set(ids.filter((id) => id !== undefined)).size;
+  const stated = `the run created ${created} pets (${created} POSTs answered 201), but those answers and the listings show only ${known} distinct pet id(s)`;
+  if (distinct < ids.length - withoutId) return `${stated}: ${ids.length - withoutId} creates were answered with ${distinct} id(s) (one id for several pets: CREATE-04 judges that)`;
+  if (withoutId > 0) return `${stated}: ${withoutId} of those answers carried no id (CREATE-02 judges that), and the listings show no more`;
+  return `${stated}: the listings leave out pets the run created (LIST-02, CONS-06 judge that)`;
 }
 
 /**
@@ -85,11 +98,12 @@ function tooFewToJudgeThePage(ctx: CheckContext, known: number, created: number)
  */
 function whyNoFixtures(ctx: CheckContext, missing: number, what: string): string {
   if (ctx.config.readOnly) return `--read-only creates none: a run without it creates ${missing} ${what}, the fewest that make it judgeable`;
-  const posts = ctx.client.exchanges.filter((exchange) => exchange.rule === 'LIST-02' && exchange.request.method === 'POST');
+  // The listing checks create their fixtures (LIST-02 most of them), each in turn.
+  const posts = ctx.client.exchanges.filter((exchange) => exchange.rule?.startsWith('LIST-') && exchange.request.method === 'POST');
   const refused = posts.find((exchange) => exchange.response?.status !== 201);
-  if (refused) return `the fixtures LIST-02 creates were not created (${describeExchange(refused)}; CREATE-01 judges creation)`;
-  if (posts.length === 0) return `LIST-02, which creates the fixtures, created none in this run (${ctx.config.only.length > 0 ? `--only ${ctx.config.only.join(',')}` : 'it did not get so far'})`;
-  return `the ${posts.length} pet(s) LIST-02 created for it do not show in the listings (LIST-02, CONS-06 judge that)`;
+  if (refused) return `the fixtures the listing checks create were not created (${describeExchange(refused)}; CREATE-01 judges creation)`;
+  if (posts.length === 0) return `the listing checks created no fixture in this run (${ctx.config.only.length > 0 ? `--only ${ctx.config.only.join(',')}` : 'LIST-02, which creates them, did not get so far'})`;
+  return `the ${posts.length} pet(s) the listing checks created for it do not show in the listings (LIST-02, CONS-06 judge that)`;
 }
 
 /**
@@ -97,7 +111,7 @@ function whyNoFixtures(ctx: CheckContext, missing: number, what: string): string
  * An empty page where the run knows of no pet judges nothing, so the check is skipped.
  */
 function expectPageSize(ctx: CheckContext, pets: Pet[], limit: number, known: number, exchange: Exchange): void {
-  if (known === 0 && pets.length === 0) ctx.skip(`the target has shown no pet, so limit=${limit} cannot be told from an empty store (--read-only on an empty target?)`);
+  if (known === 0 && pets.length === 0) ctx.skip(`the target has shown no pet, so limit=${limit} cannot be told from an empty store; ${whyNoFixtures(ctx, 1, 'pet')}`);
   const want = Math.min(limit, known);
   if (!expectThat(ctx, pets.length <= limit, { expected: `at most ${limit} pets`, seen: `${pets.length} pets`, exchanges: [exchange] })) return;
   expectThat(ctx, pets.length >= want, { expected: `${want} pets (the target holds at least ${known})`, seen: `${pets.length} pets`, exchanges: [exchange] });
@@ -291,9 +305,7 @@ export default suite('listing', [
       const shown = [...knownPets(ctx.client.exchanges).values()].map((pet) => pet.status);
       const { status: most, missing } = oneStatusShortfall(shown, PAGE_SIZE.default + 1);
       const created = createdByTheRun(ctx.client.exchanges);
-      const why = created > shown.length
-        ? `the run created ${created} pets (${created} POSTs answered 201), but those answers and the listings show only ${shown.length} distinct pet id(s) (one id for several pets: CREATE-04 judges that)`
-        : whyNoFixtures(ctx, missing, `${most} pet(s)`);
+      const why = created > shown.length ? createdButNotShown(ctx, created, shown.length) : whyNoFixtures(ctx, missing, `${most} pet(s)`);
       return ctx.skip(`no status has more than ${PAGE_SIZE.default} pets the target has shown (${held}), so a filtered default page of ${PAGE_SIZE.default} cannot be told from a short one; ${why}`);
     }
     const page = await statusPage(ctx, status);

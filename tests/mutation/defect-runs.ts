@@ -20,6 +20,7 @@ import { defectById, DEFECTS, type DefectSpec } from '../defects/catalog.js';
 import type { CliRun } from '../support/cli.js';
 import { certifyInProcess } from '../support/in-process.js';
 import { diffAgainst, formatDiff, FUZZING_KINDS, FUZZING_SAMPLE, harnessPlan, isCaught, outputTail, timedInChildSlot, unexplainedFuzzing, type RuleDiff } from '../support/harness.js';
+import { falseReasons } from '../support/skip-claims.js';
 
 // --strict makes a SHOULD failure turn the verdict too, so exit code 1 is the user-visible proof
 // that a defect was caught whether it breaks a MUST or only a SHOULD rule.
@@ -112,6 +113,7 @@ export function describeDefectRuns(partFile: string): void {
         if (run.report === undefined) expect.fail(`defect ${defect.id}: the run exited ${run.code} without report.json\n${outputTail(run)}`);
         if (!caught) expect.fail(verdictText(defect, run, diff));
         expect(unexplainedFuzzing(run), `defect ${defect.id}: each fuzzing failure shows a counterexample replayable under the run's seed`).toEqual([]);
+        expect(falseReasons(run.reportDir, run.report!), `defect ${defect.id}: skip reasons the run's own HAR contradicts`).toEqual([]);
       }, TEST_TIMEOUT_MS);
     }
   });
