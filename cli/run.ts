@@ -18,6 +18,7 @@ import type { RunningReferenceServer } from '../server/reference-server.js';
 import { runSuites } from '../helpers/engine/engine.js';
 import type { RunEvents } from '../helpers/engine/events.js';
 import { planLine, quotaLine, readOnlyPlan, type ReadOnlyPlan } from './read-only-plan.js';
+import { Heartbeat } from './heartbeat.js';
 import { RunContext } from '../helpers/run-context.js';
 import type { Diagnosis } from '../helpers/http/diagnosis.js';
 import { SUITES } from '../suites/index.js';
@@ -44,7 +45,12 @@ export interface RunResult {
 export async function certify(options: RunOptions): Promise<RunResult> {
   // The run's own: it redacts this run's secrets, and nothing of a run before it in the same process.
   const redactor = new Redactor([options.apiKey]);
-  const print = (line: string) => options.print?.(redactor.redact(line));
+  // Without a terminal's status line (a CI log), a run that works or waits quietly prints a heartbeat (cli/heartbeat.ts).
+  const heartbeat = options.print && !options.status && !options.replay ? new Heartbeat((line) => print(line)) : undefined;
+  const print = (line: string) => {
+    options.print?.(redactor.redact(line));
+    heartbeat?.printed();
+  };
   const status = options.status && ((line: string | undefined) => options.status!(line === undefined ? undefined : redactor.redact(line)));
   const replay = options.replay;
   const startedAt = replay ? new Date(replay.startedAt) : new Date();
@@ -91,14 +97,16 @@ export async function certify(options: RunOptions): Promise<RunResult> {
     const log = new LogRouter(print, status);
     const record = new RunRecord(redactor, log, print);
     const quota = plan && !replay ? quotaWatch(plan, (line) => log.line(line)) : undefined;
-    const hear: RunEvents = quota ? (event) => {
-      record.hear(event);
-      quota(event);
-    } : record.hear;
+    const listeners = [record.hear, ...(quota ? [quota] : []), ...(heartbeat ? [heartbeat.hear] : [])];
+    const hear: RunEvents = listeners.length === 1 ? record.hear : (event) => {
+      for (const listener of listeners) listener(event);
+    };
     const run = new RunContext(config, hear, options.signal);
+    heartbeat?.start();
     try {
       await runSuites(run, SUITES.filter((suite) => selected.has(suite.area)), hear);
     } finally {
+      heartbeat?.stop();
       await run.close();
     }
 

@@ -349,6 +349,7 @@ export class PetstoreClient {
     const sentAfter = this.exchanges.length;
     const { recorded, url, method, headers, sentBody } = this.prepared(request, baseUrl);
     if (reserved) reserved.used = true;
+    this.options.events?.({ kind: 'sent', ...(this.currentRule ? { rule: this.currentRule } : {}), method, url: recorded.url });
     const answer = reserved?.answer ?? (this.options.replay ? this.replayed(this.options.replay, recorded, onNewConnection) : await this.live(url, method, headers, sentBody, onNewConnection));
     if (answer.seq !== undefined) await this.replayTurn(answer.seq);
     this.options.replay?.arrived(answer);
