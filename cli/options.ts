@@ -5,7 +5,7 @@ import { DEFAULT_OPTIONS, INTEGER_OPTIONS, UsageError, type GivenOptions } from 
 
 export type Parsed =
   | { action: 'run'; options: GivenOptions; json: boolean }
-  | { action: 'list' };
+  | { action: 'list'; json: boolean };
 
 /**
  * Digits become a number; anything else stays the text it was, so that the resolver's refusal can quote it.
@@ -93,7 +93,7 @@ export function parseArguments(argv: string[], version: string, write: (text: st
     throw new UsageError(`${oneLine(commanderError.message ?? String(error))} (see --help)`);
   }
   const o = program.opts();
-  if (o.list) return { action: 'list' };
+  if (o.list) return { action: 'list', json: Boolean(o.json) };
   return {
     action: 'run',
     json: Boolean(o.json),

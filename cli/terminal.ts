@@ -1,5 +1,5 @@
 import type { CheckResult } from '../helpers/engine/events.js';
-import { createdText, SUITE_BUG_NOTICE, waitsText, type Report } from './reports/report.js';
+import { createdText, requestsText, SUITE_BUG_NOTICE, waitsText, type Report } from './reports/report.js';
 import { getRule } from '../helpers/spec/catalog.js';
 import type { Counterexample, Evidence } from '../helpers/judge/outcome.js';
 import { causesOf, countedOutcomes, isProblem, outcomeMark, sharedCauses, suiteBroke } from '../helpers/judge/outcome-meaning.js';
@@ -40,7 +40,7 @@ export function summaryText(report: Report): string {
     lines.push(`  ${level.padEnd(6)}${columns.map((outcome) => `  ${String(report.counts[level][outcome] ?? 0).padStart(Math.max(6, outcome.length))}`).join('')}`);
   }
   lines.push('');
-  lines.push(`  ${report.requests.total} requests, ${createdText(report)}, ${(report.durationMs / 1000).toFixed(1)} s${waitsText(report)}`);
+  lines.push(`  ${requestsText(report)}, ${createdText(report)}, ${(report.durationMs / 1000).toFixed(1)} s${waitsText(report)}`);
   if (report.created.reused) lines.push(`  the target gave ${report.created.reused.length === 1 ? 'one ID' : `${report.created.reused.length} IDs`} to more than one created pet: ${report.created.reused.slice(0, 5).join(', ')}${report.created.reused.length > 5 ? ', …' : ''}`);
   const problems = report.rules.filter((rule) => isProblem(rule.status));
   const shared = sharedCauses(report.rules);

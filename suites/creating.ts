@@ -598,8 +598,8 @@ export default suite('creating', [
     if (readLags.length === 0) return ctx.observe(`every read of the run's own writes showed them at once (reads wait up to ${ctx.config.readLagMs} ms, --read-lag)`);
     for (const lag of readLags) {
       ctx.observe(lag.shown
-        ? `${lag.what} showed the write after ${lag.waitedMs} ms (${lag.attempts} reads)`
-        : `${lag.what} still did not show the write after ${lag.waitedMs} ms (${lag.attempts} reads): judged as it stood`);
+        ? `${lag.what} showed the write after ${lag.waitedMs} ms (${lag.attempts} ${lag.attempts === 1 ? 'read' : 'reads'})`
+        : `${lag.what} still did not show the write after ${lag.waitedMs} ms (${lag.attempts} ${lag.attempts === 1 ? 'read' : 'reads'}): judged as it stood`);
     }
   }),
 

@@ -106,6 +106,11 @@ function whyNoFixtures(ctx: CheckContext, missing: number, what: string): string
   return `the ${posts.length} pet(s) the listing checks created for it do not show in the listings (LIST-02, CONS-06 judge that)`;
 }
 
+/** "1 pet", "20 pets": how a count of pets reads. */
+function petCount(count: number): string {
+  return `${count} ${count === 1 ? 'pet' : 'pets'}`;
+}
+
 /**
  * "At most n, and exactly n when enough exist": `known` is how many pets the run has seen the target hold.
  * An empty page where the run knows of no pet judges nothing, so the check is skipped.
@@ -113,8 +118,8 @@ function whyNoFixtures(ctx: CheckContext, missing: number, what: string): string
 function expectPageSize(ctx: CheckContext, pets: Pet[], limit: number, known: number, exchange: Exchange): void {
   if (known === 0 && pets.length === 0) ctx.skip(`the target has shown no pet, so limit=${limit} cannot be told from an empty store; ${whyNoFixtures(ctx, 1, 'pet')}`);
   const want = Math.min(limit, known);
-  if (!expectThat(ctx, pets.length <= limit, { expected: `at most ${limit} pets`, seen: `${pets.length} pets`, exchanges: [exchange] })) return;
-  expectThat(ctx, pets.length >= want, { expected: `${want} pets (the target holds at least ${known})`, seen: `${pets.length} pets`, exchanges: [exchange] });
+  if (!expectThat(ctx, pets.length <= limit, { expected: `at most ${petCount(limit)}`, seen: petCount(pets.length), exchanges: [exchange] })) return;
+  expectThat(ctx, pets.length >= want, { expected: `${petCount(want)} (the target holds at least ${known})`, seen: petCount(pets.length), exchanges: [exchange] });
 }
 
 /**
@@ -136,7 +141,7 @@ async function expectRefusedOrPaged(ctx: CheckContext, value: string): Promise<v
   });
   const pets = paged ? expectArray(ctx, exchange) : undefined;
   if (!pets) return;
-  expectThat(ctx, pets.length <= PAGE_SIZE.max, { what: `limit=${value}`, expected: `at most ${PAGE_SIZE.max} pets`, seen: `${pets.length} pets`, exchanges: [exchange] });
+  expectThat(ctx, pets.length <= PAGE_SIZE.max, { what: `limit=${value}`, expected: `at most ${PAGE_SIZE.max} pets`, seen: petCount(pets.length), exchanges: [exchange] });
 }
 
 /** How a target reacted to a bad limit, in words for LIST-08. */
@@ -194,7 +199,7 @@ export default suite('listing', [
     const known = knownPetIds(ctx.client.exchanges).size;
     if (known <= PAGE_SIZE.default) ctx.skip(tooFewToJudgeThePage(ctx, known, createdByTheRun(ctx.client.exchanges)));
     expectThat(ctx, pets.length === PAGE_SIZE.default, {
-      expected: `exactly ${PAGE_SIZE.default} pets without limit (the target holds at least ${known})`, seen: `${pets.length} pets`, exchanges: [exchange],
+      expected: `exactly ${PAGE_SIZE.default} pets without limit (the target holds at least ${known})`, seen: petCount(pets.length), exchanges: [exchange],
     });
   }),
 
@@ -313,7 +318,7 @@ export default suite('listing', [
     const { pets, exchange } = page;
     // Only the count: whether the page holds the right statuses is LIST-09's.
     expectThat(ctx, pets.length === PAGE_SIZE.default, {
-      what: `status=${status} without limit`, expected: `exactly ${PAGE_SIZE.default} pets (the target has shown ${known.get(status)} ${status})`, seen: `${pets.length} pets`, exchanges: [exchange],
+      what: `status=${status} without limit`, expected: `exactly ${PAGE_SIZE.default} pets (the target has shown ${known.get(status)} ${status})`, seen: petCount(pets.length), exchanges: [exchange],
     });
   }),
 ]);

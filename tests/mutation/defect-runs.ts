@@ -23,6 +23,7 @@ import { certifyInProcess } from '../support/in-process.js';
 import { diffAgainst, formatDiff, FUZZING_KINDS, FUZZING_SAMPLE, harnessPlan, isCaught, outputTail, timedInChildSlot, unexplainedFuzzing, type RuleDiff } from '../support/harness.js';
 import { falseReasons } from '../support/skip-claims.js';
 import { unreproduced } from '../support/reproduce.js';
+import { runWordingProblems } from '../support/wording.js';
 
 // --strict makes a SHOULD failure turn the verdict too, so exit code 1 is the user-visible proof
 // that a defect was caught whether it breaks a MUST or only a SHOULD rule.
@@ -122,6 +123,7 @@ export function describeDefectRuns(partFile: string): void {
         expect(unexplainedFuzzing(run), `defect ${defect.id}: each fuzzing failure shows a counterexample replayable under the run's seed`).toEqual([]);
         expect(falseReasons(run.reportDir, run.report!), `defect ${defect.id}: skip reasons the run's own HAR contradicts`).toEqual([]);
         expect(notReproduced, `defect ${defect.id}: printed curl lines that do not get their recorded status back`).toEqual([]);
+        expect(runWordingProblems(run), `defect ${defect.id}: words and figures a reader would stumble on`).toEqual([]);
       }, TEST_TIMEOUT_MS);
     }
   });
