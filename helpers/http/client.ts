@@ -177,6 +177,8 @@ export class PetstoreClient {
       ...(options.events ? { onWaited: (tally: WaitTally) => options.events!({ kind: 'waits', tally }) } : {}),
       sleep: (ms: number) => this.pause(ms),
       now: () => this.now(),
+      // A replay sends each request when the live run did; a request waiting for its turn holds no answer back.
+      ...(options.replay ? { neverAwaitsAnswers: true } : {}),
     });
   }
 
@@ -286,8 +288,13 @@ export class PetstoreClient {
     await Promise.all([this.dispatcher.close(), this.freshDispatcher.close()]);
   }
 
-  /** Bounded concurrency: checks may fire requests in parallel, the target sees at most `concurrency`. */
+  /**
+   * Bounded concurrency: checks may fire requests in parallel, the target sees at most `concurrency`. A replay has no
+   * connections to bound, and sends each request when the live run did (replaySent): a slot held by a request waiting
+   * for its turn could only keep out the one whose turn it is.
+   */
   private async limited<T>(task: () => Promise<T>): Promise<T> {
+    if (this.options.replay) return task();
     // A finishing task hands its slot straight to the next in the queue, so no newcomer can slip in between.
     if (this.active >= this.options.concurrency) await new Promise<void>((resolve) => this.queue.push(resolve));
     else this.active += 1;
@@ -458,6 +465,13 @@ export class PetstoreClient {
   private replayStall: ReturnType<typeof setTimeout> | undefined;
   /** Requests the recording holds no answer for, numbered past every recorded one. */
   private unrecorded = 0;
+  /** How often the replay let a later answer go on because an earlier one was not asked for in time. */
+  private stalls = 0;
+
+  /** How often the replay had to let a later answer go first: none when it sent every request as the live run did. */
+  get replayStalls(): number {
+    return this.stalls;
+  }
 
   /**
    * The run's next place for an exchange it records: one after the last in a live run; on replay, a request the
@@ -476,15 +490,17 @@ export class PetstoreClient {
    */
   private async replaySent(replay: ReplaySource, request: SendOptions): Promise<ReservedAnswer | undefined> {
     const { recorded } = this.prepared(request, this.options.baseUrl);
-    for (;;) {
-      const next = replay.peek(recorded);
-      if (next?.sentAfter === undefined) return undefined;
-      if (next.sentAfter < this.replayNext) return { answer: replay.take(recorded, next), used: false };
+    const next = replay.peek(recorded);
+    if (next?.sentAfter === undefined) return undefined;
+    // Taken at once: an identical request asked meanwhile (the probe's GETs) takes the next recorded one.
+    const reserved = { answer: replay.take(recorded, next), used: false };
+    if (next.sentAfter >= this.replayNext) {
       await new Promise<void>((go) => {
         this.replayHeld.add({ after: next.sentAfter!, go });
         this.watchReplayStall();
       });
     }
+    return reserved;
   }
 
   /**
@@ -523,12 +539,12 @@ export class PetstoreClient {
     this.replayStall = undefined;
     if (this.replayWaiting.size === 0 && this.replayHeld.size === 0) return;
     this.replayStall = setTimeout(() => {
+      this.stalls += 1;
       const needed = [...this.replayWaiting.keys(), ...[...this.replayHeld].map((held) => held.after + 1)];
       this.replayNext = Math.max(this.replayNext, Math.min(...needed));
       this.releaseReplayTurn();
       this.watchReplayStall();
     }, REPLAY_STALL_MS);
-    this.replayStall.unref();
   }
 
   private record(exchange: Exchange): void {

@@ -80,6 +80,12 @@ export interface PacerOptions {
   sleep?: (ms: number) => Promise<void>;
   now?: () => number;
   random?: () => number;
+  /**
+   * A replay: never wait for an answer in flight before sending (the replay sends each request when the live run
+   * did, and an answer in flight may be waiting for the very request that would wait for it). Timed waits stay: they
+   * move the run's clock as the live run's did.
+   */
+  neverAwaitsAnswers?: boolean;
 }
 
 export interface Response {
@@ -128,7 +134,7 @@ export class Pacer {
     const window = this.window(credential);
     for (let sleeps = 0; ; sleeps++) {
       const waitMs = this.waitNeeded(window, overLimit);
-      if (waitMs === 0) break;
+      if (waitMs === 0 || (waitMs === 'response' && this.options.neverAwaitsAnswers)) break;
       if (waitMs === 'response') {
         await new Promise<void>((resolve) => window.waiters.push(resolve));
         continue;

@@ -93,7 +93,12 @@ export class ReplaySource implements RunClock {
     this.clockMs = Math.max(this.clockMs, Date.parse(answer.startedAt) + answer.durationMs);
   }
 
-  /** A wait (rate-limit pacing, a read that lags a write) passes at once: only the run's clock moves on. */
+  /**
+   * A wait (rate-limit pacing, a read that lags a write) passes at once: only the run's clock moves on, by `ms`, so a
+   * caller that waits until a time finds it reached. Waits the live run sat through side by side add up here: what
+   * must be judged alike live and on replay (when to read a lagging write again) is reckoned from the recorded
+   * answers' own times, not from this clock (helpers/fixtures/read-after-write.ts).
+   */
   sleep(ms: number): Promise<void> {
     this.clockMs += Math.max(0, ms);
     return Promise.resolve();

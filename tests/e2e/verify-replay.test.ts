@@ -17,7 +17,8 @@ import { scratchDir } from '../support/scratch.js';
 /**
  * Servers whose runs judge the order of answers most: rate-limit accounting that is off by one, a pet id
  * allocated by racing writes, a store that shuffles its pages, connections closed after every answer (requests
- * sent again), a sliding window; and the reference server at the defaults (the whole fuzzing volume).
+ * sent again), a sliding window, reads of a write that never shows (read again, with backoff, many at once); and
+ * the reference server at the defaults (the whole fuzzing volume).
  */
 const SAMPLE: ReadonlyArray<{ defect?: DefectId; variant?: VariantId }> = [
   {},
@@ -26,6 +27,8 @@ const SAMPLE: ReadonlyArray<{ defect?: DefectId; variant?: VariantId }> = [
   { variant: 'shuffled' },
   { variant: 'connection-close' },
   { variant: 'sliding-window' },
+  // GET /pets/{petId} gone: every read of a created pet is read again until --read-lag has passed.
+  { defect: 'fetch-removed' },
 ];
 const SEEDS = [3501, 3502];
 
