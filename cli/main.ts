@@ -25,7 +25,9 @@ async function main(argv: string[]): Promise<number> {
   const parsed = parseArguments(argv, TOOL.version, (text) => process.stdout.write(text));
   if (parsed.action === 'exit') return parsed.code;
   if (parsed.action === 'list') {
-    for (const rule of activeRules()) process.stdout.write(`${rule.id.padEnd(10)} ${rule.level.padEnd(6)} ${rule.area.padEnd(10)} ${rule.summary}\n`);
+    // --json: the catalog as data (each rule's ID, level, area, operations, summary, section and the spec's words), for a script.
+    if (parsed.json) process.stdout.write(`${stringifyJson(activeRules(), 2)}\n`);
+    else for (const rule of activeRules()) process.stdout.write(`${rule.id.padEnd(10)} ${rule.level.padEnd(6)} ${rule.area.padEnd(10)} ${rule.summary}\n`);
     return 0;
   }
   const json = parsed.json;

@@ -5,7 +5,7 @@ import { DEFAULT_OPTIONS, INTEGER_OPTIONS, UsageError, type GivenOptions } from 
 
 export type Parsed =
   | { action: 'run'; options: GivenOptions; json: boolean }
-  | { action: 'list' };
+  | { action: 'list'; json: boolean };
 
 /**
  * Digits become a number; anything else stays the text it was, so that the resolver's refusal can quote it.
@@ -30,7 +30,7 @@ export function buildProgram(version: string): Command {
     .option('--report-dir <dir>', 'where reports are written', defaults.reportDir)
     .option('--only <ids>', 'run only these areas or rule IDs (comma-separated, repeatable)', list, [])
     .option('--skip <ids>', 'skip these areas or rule IDs (comma-separated, repeatable)', list, [])
-    .option('--read-only', 'create nothing on the target; rules that need created pets are reported skipped', false)
+    .option('--read-only', 'send only reads (GET, HEAD, OPTIONS), and no 429 probe unless --rate-limit-budget is given; rules that need writes are reported skipped', false)
     .option('--strict', 'SHOULD failures fail the run too', false)
     .option('--require-complete', 'a run that leaves MUST rules unjudged (verdict incomplete: --only, a budget, a skip) fails with exit 6', false)
     .option(flags.timeoutMs, 'per-request timeout in milliseconds', integer, defaults.timeoutMs)
@@ -93,7 +93,7 @@ export function parseArguments(argv: string[], version: string, write: (text: st
     throw new UsageError(`${oneLine(commanderError.message ?? String(error))} (see --help)`);
   }
   const o = program.opts();
-  if (o.list) return { action: 'list' };
+  if (o.list) return { action: 'list', json: Boolean(o.json) };
   return {
     action: 'run',
     json: Boolean(o.json),
@@ -111,7 +111,8 @@ export function parseArguments(argv: string[], version: string, write: (text: st
       maxDurationMs: typeof o.maxDuration === 'number' ? o.maxDuration * 1000 : o.maxDuration,
       concurrency: o.concurrency,
       rateLimitReserve: o.rateLimitReserve,
-      rateLimitBudget: o.rateLimitBudget,
+      // Left out when not given, so that --read-only can leave the probe out unless asked for (cli/resolve-options.ts).
+      rateLimitBudget: program.getOptionValueSource('rateLimitBudget') === 'default' ? undefined : o.rateLimitBudget,
       verifyRecovery: o.verifyRecovery,
       seed: o.seed,
       fuzzRuns: o.fuzzRuns,

@@ -120,6 +120,8 @@ export function resolveRunOptions(given: GivenOptions, env: NodeJS.ProcessEnv): 
     return [option, chosen === null && (NO_CAP as readonly string[]).includes(option) ? null : checkInteger(option, chosen)];
   })) as Pick<RunOptions, IntegerOption>;
   const flags = Object.fromEntries(FLAGS.map((name) => [name, flag(value[name] ?? DEFAULT_OPTIONS[name], name)])) as Pick<RunOptions, (typeof FLAGS)[number]>;
+  // --read-only is gentle: the 429 probe exhausts the key's window for every client sharing it, so it runs only when asked for.
+  if (flags.readOnly && value.rateLimitBudget === undefined) integers.rateLimitBudget = 0;
   const apiKey = optionalString(value.apiKey, '--api-key') ?? (env.PETSTORE_API_KEY || undefined);
   if (apiKey !== undefined) checkSecret(apiKey, value.apiKey !== undefined ? '--api-key' : 'PETSTORE_API_KEY');
   const baseUrl = value.baseUrl === undefined ? undefined : checkBaseUrl(optionalString(value.baseUrl, '--base-url')!);

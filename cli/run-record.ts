@@ -45,6 +45,7 @@ export class RunRecord {
         this.log.progress(`${event.rule ? `${event.rule} ` : ''}${event.phase}: ${event.done} ${event.unit}${event.total === undefined ? '' : ` (at most ${event.total})`}`);
         break;
       case 'check-started':
+      case 'sent':
         break;
       case 'check-ended':
         this.results.push(event.result);

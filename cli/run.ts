@@ -15,6 +15,9 @@ import { prepareReportFolder, type RunOptions } from './resolve-options.js';
 import { ReportFolderLock } from './reports/report-folder.js';
 import type { RunningReferenceServer } from '../server/reference-server.js';
 import { runSuites } from '../helpers/engine/engine.js';
+import type { RunEvents } from '../helpers/engine/events.js';
+import { planLine, quotaLine, readOnlyPlan, type ReadOnlyPlan } from './read-only-plan.js';
+import { Heartbeat } from './heartbeat.js';
 import { RunContext } from '../helpers/run-context.js';
 import type { Diagnosis } from '../helpers/http/diagnosis.js';
 import { SUITES } from '../suites/index.js';
@@ -42,8 +45,13 @@ export interface RunResult {
 export async function certify(options: RunOptions): Promise<RunResult> {
   // The run's own: it redacts this run's secrets, and nothing of a run before it in the same process.
   const redactor = new Redactor([options.apiKey]);
+  // Without a terminal's status line (a CI log), a run that works or waits quietly prints a heartbeat (cli/heartbeat.ts).
+  const heartbeat = options.print && !options.status && !options.replay ? new Heartbeat((line) => print(line)) : undefined;
   // Every line passes through the run's redactor, then is made inert for a terminal or a CI log: it may hold a target's bytes.
-  const print = (line: string) => options.print?.(terminalText(redactor.redact(line)));
+  const print = (line: string) => {
+    options.print?.(terminalText(redactor.redact(line)));
+    heartbeat?.printed();
+  };
   const status = options.status && ((line: string | undefined) => options.status!(line === undefined ? undefined : terminalText(redactor.redact(line))));
   const replay = options.replay;
   const startedAt = replay ? new Date(replay.startedAt) : new Date();
@@ -77,22 +85,33 @@ export async function certify(options: RunOptions): Promise<RunResult> {
   let folderLock: ReportFolderLock | undefined;
   try {
     folderLock = ReportFolderLock.take(reportDir, runId);
+    const deselected = (rule: Rule) => deselectionReason(rule, options);
+    // Only the suites of selected areas run: a run of one area costs that area alone.
+    const selected = new Set(activeRules().filter((rule) => !deselected(rule)).map((rule) => rule.area));
+    // --read-only says what it will spend before it sends anything, and is held to it (on replay too, as it ran).
+    const plan = options.readOnly ? readOnlyPlan(selected, options) : undefined;
+    if (plan) print(planLine(plan));
     if (!replay) await assertReachable(baseUrl, options.timeoutMs, options.caFile, proxy);
     const today = options.today ?? new Date().toISOString().slice(0, 10);
-    const config = runConfigOf(options, {
+    const config = runConfigOf({ ...options, ...(plan ? { maxRequests: plan.requests } : {}) }, {
       baseUrl, apiKey, runId, startedAtMs: startedAt.getTime(), embedded: wasEmbedded, today,
+      ...(plan?.cappedBy === 'plan' ? { maxRequestsSource: 'the --read-only plan' } : {}),
       ...(proxy ? { proxy } : {}),
       ...(replay ? { replayHarPath: resolve(replay.harPath) } : {}),
     });
     const log = new LogRouter(print, status);
     const record = new RunRecord(redactor, log, print);
-    const deselected = (rule: Rule) => deselectionReason(rule, options);
-    // Only the suites of selected areas run: a run of one area costs that area alone.
-    const selected = new Set(activeRules().filter((rule) => !deselected(rule)).map((rule) => rule.area));
-    const run = new RunContext(config, record.hear, options.signal);
+    const quota = plan && !replay ? quotaWatch(plan, (line) => log.line(line)) : undefined;
+    const listeners = [record.hear, ...(quota ? [quota] : []), ...(heartbeat ? [heartbeat.hear] : [])];
+    const hear: RunEvents = listeners.length === 1 ? record.hear : (event) => {
+      for (const listener of listeners) listener(event);
+    };
+    const run = new RunContext(config, hear, options.signal);
+    heartbeat?.start();
     try {
-      await runSuites(run, SUITES.filter((suite) => selected.has(suite.area)), record.hear);
+      await runSuites(run, SUITES.filter((suite) => selected.has(suite.area)), hear);
     } finally {
+      heartbeat?.stop();
       await run.close();
     }
 
@@ -144,6 +163,18 @@ export async function certify(options: RunOptions): Promise<RunResult> {
     folderLock?.release();
     await embedded?.close();
   }
+}
+
+/** Says, once, what share of a daily quota a --read-only run spends, on the first answer to the key that shows one. */
+function quotaWatch(plan: ReadOnlyPlan, say: (line: string) => void): RunEvents {
+  let said = false;
+  return (event) => {
+    if (said || event.kind !== 'exchange') return;
+    const line = quotaLine(event.exchange, plan);
+    if (line === undefined) return;
+    said = true;
+    say(line);
+  };
 }
 
 /** What a run is and where it goes, beside the options: the rest of what its checks are told. */

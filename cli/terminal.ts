@@ -1,5 +1,5 @@
 import type { CheckResult } from '../helpers/engine/events.js';
-import { createdText, SUITE_BUG_NOTICE, waitsText, type Report } from './reports/report.js';
+import { createdText, requestsText, SUITE_BUG_NOTICE, waitsText, type Report } from './reports/report.js';
 import { getRule } from '../helpers/spec/catalog.js';
 import type { Counterexample, Evidence } from '../helpers/judge/outcome.js';
 import { causesOf, countedOutcomes, isProblem, outcomeMark, sharedCauses, suiteBroke } from '../helpers/judge/outcome-meaning.js';
@@ -24,6 +24,10 @@ export function summaryText(report: Report): string {
     const unjudged = report.rules.filter((rule) => rule.level === 'MUST' && rule.status === 'skipped').length;
     lines.push(`  --require-complete: ${unjudged} MUST rule(s) were not judged, so the run fails (exit ${EXIT.incomplete}); the reports give each one's reason.`);
   }
+  const outOfReach = report.rules.filter((rule) => rule.level === 'MUST' && rule.status === 'not-applicable').map((rule) => rule.id);
+  if (outOfReach.length > 0) {
+    lines.push(`  ${outOfReach.length === 1 ? 'one MUST rule' : `${outOfReach.length} MUST rules`} no run could judge on this target (N/A: ${outOfReach.join(', ')}); the reports say what the target showed, and what target would judge ${outOfReach.length === 1 ? 'it' : 'them'}.`);
+  }
   if (report.diagnosis) {
     lines.push('', `  The run stopped at its first answers: ${report.diagnosis.problem}.`, `  What to change: ${report.diagnosis.hint}`);
     if (report.diagnosis.exchange) lines.push(`  reproduce: ${report.diagnosis.exchange.curl}`);
@@ -36,7 +40,7 @@ export function summaryText(report: Report): string {
     lines.push(`  ${level.padEnd(6)}${columns.map((outcome) => `  ${String(report.counts[level][outcome] ?? 0).padStart(Math.max(6, outcome.length))}`).join('')}`);
   }
   lines.push('');
-  lines.push(`  ${report.requests.total} requests, ${createdText(report)}, ${(report.durationMs / 1000).toFixed(1)} s${waitsText(report)}`);
+  lines.push(`  ${requestsText(report)}, ${createdText(report)}, ${(report.durationMs / 1000).toFixed(1)} s${waitsText(report)}`);
   if (report.created.reused) lines.push(`  the target gave ${report.created.reused.length === 1 ? 'one ID' : `${report.created.reused.length} IDs`} to more than one created pet: ${report.created.reused.slice(0, 5).join(', ')}${report.created.reused.length > 5 ? ', …' : ''}`);
   const problems = report.rules.filter((rule) => isProblem(rule.status));
   const shared = sharedCauses(report.rules);

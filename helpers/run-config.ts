@@ -42,4 +42,6 @@ export interface RunConfig extends CheckSettings {
   proxy?: ProxyRoute;
   /** `verify`: the report folder's exchanges.har answers every request in place of the target. */
   replayHarPath?: string;
+  /** What set maxRequests, as a spent budget names it: --max-requests unless said otherwise (the --read-only plan). */
+  maxRequestsSource?: string;
 }

@@ -63,6 +63,7 @@ export class RunContext {
       timeoutMs: config.timeoutMs,
       maxResponseBytes: config.maxResponseBytes,
       maxRequests: config.maxRequests,
+      ...(config.maxRequestsSource ? { maxRequestsSource: config.maxRequestsSource } : {}),
       deadlineMs: config.maxDurationMs === null ? undefined : config.startedAtMs + config.maxDurationMs,
       concurrency: config.concurrency,
       rateLimitReserve: config.rateLimitReserve,
@@ -72,6 +73,7 @@ export class RunContext {
       cancellation: this.cancellation,
       clock: this.clock,
       redactor: this.redactor,
+      readOnly: config.readOnly,
       ...(replay ? { replay } : {}),
     });
   }

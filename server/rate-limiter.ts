@@ -105,6 +105,12 @@ export class FixedWindowLimiter {
     return admission;
   }
 
+  /** Every bucket starts a fresh window, and no key stays banned: as if every window had passed. Stats are kept. */
+  reset(): void {
+    this.#windows.clear();
+    this.#banned.clear();
+  }
+
   stats(): LimiterStats {
     return {
       requests: this.#requests,

@@ -26,6 +26,11 @@ export interface RunningReferenceServer {
   apiKey: string;
   close(): Promise<void>;
   stats(): LimiterStats;
+  /**
+   * Starts every credential on a fresh rate-limit window and lifts every ban, as if the windows had passed: a client
+   * (or a test reproducing a finding) then meets the server as a new window finds it, without waiting it out.
+   */
+  resetRateLimits(): void;
 }
 
 /** Starts the server on loopback (by default) and resolves once it listens. */
@@ -39,6 +44,7 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
     apiKey: ctx.settings.apiKeys[0]!,
     close: () => app.close(),
     stats: () => ctx.limiter.stats(),
+    resetRateLimits: () => ctx.limiter.reset(),
   };
 }
 

@@ -8,6 +8,8 @@ import {
   CONS_01, CONS_02, CONS_03, CONS_04, CONS_05, CONS_06, CONS_07, CONS_08, CONS_09, CONS_10, CONS_11, readsOf, writesDueOn, pageMustBeFull, type ModelFinding, type ModelStatement,
 } from '../helpers/model/statements.js';
 import { PAGE_SIZE, PET_STATUSES } from '../helpers/spec/facts.js';
+import { answeredSuccess, describeExchange } from '../helpers/http/exchange.js';
+import { operationOf } from '../helpers/judge/operations.js';
 import { runKey } from '../helpers/run-context.js';
 
 const LAST_PAGES = runKey<Promise<unknown>>('consistency: the last pages');
@@ -47,6 +49,43 @@ function report(ctx: CheckContext, model: StoreModel, statement: ModelStatement,
   ctx.observe(`judged ${judged}`);
 }
 
+/**
+ * How many pets the target has shown under each filter a pet of the run could be listed under (unfiltered, and its
+ * status), when every one of them holds at least the largest page: then no page can ever have room for every
+ * matching pet (a page has room only while fewer pets match than its limit). Undefined when one of them has fewer.
+ */
+function crowdedFilters(model: StoreModel): string | undefined {
+  const filters = new Set<string | undefined>([undefined, ...model.writes.map((write) => write.sent.status as string | undefined)]);
+  // The pets shown under it, or a page of it that came back full (a pet set aside still fills a page).
+  const largestPage = (status: string | undefined) => Math.max(0, ...model.pages.filter((page) => page.status === status && !page.unknownFilter).map((page) => page.items.length));
+  const shown = [...filters].map((status) => ({
+    status, count: Math.max(largestPage(status), [...model.views.keys()].filter((id) => status === undefined || model.statusOf(id) === status).length),
+  }));
+  if (shown.some(({ count }) => count < PAGE_SIZE.max)) return undefined;
+  return shown.map(({ status, count }) => `${count} ${status ?? 'in all'}`).join(', ');
+}
+
+/** A skip reason, with why the pets the reads showed were left out of the model when some were (see StoreModel.asideReason). */
+function besideAside(model: StoreModel, reason: string): string {
+  const aside = model.asideReason();
+  return aside ? `${reason}; ${aside}` : reason;
+}
+
+/**
+ * Why the model holds no write of the run to look for, from what the run sent and was answered: --read-only, no
+ * create answered with a success, none answered with a Pet that has an integer id, or every one set aside.
+ */
+function noWriteReason(ctx: CheckContext, model: StoreModel): string {
+  if (ctx.config.readOnly) return 'the run created no pet to look for on a page: --read-only creates none';
+  const creates = ctx.client.exchanges.filter((exchange) => operationOf(exchange, ctx.config.baseUrl) === 'createPet');
+  const succeeded = creates.filter(answeredSuccess);
+  if (succeeded.length === 0) {
+    return creates.length === 0 ? 'the run sent no create, so it has no pet of its own to look for on a page' : `every create of the run was refused (${creates.length} POST(s), e.g. ${describeExchange(creates[0]!)}; CREATE-01 judges that)`;
+  }
+  if (model.creationsById.size === 0) return `none of the ${succeeded.length} create(s) answered with a success carried a Pet with an integer id to look for (CREATE-02 judges that)`;
+  return besideAside(model, `the ${succeeded.length} pet(s) the run created all carry ids set aside`);
+}
+
 // ── the checks ──
 
 export default suite('consistency', [
@@ -54,7 +93,7 @@ export default suite('consistency', [
     const model = await storeModel(ctx);
     const reads = (views: readonly PetView[]) => readsOf(views).length;
     const viewed = [...model.views.values()].filter((views) => reads(views) > 1 || (reads(views) === 1 && model.writeOf(views[0]!.id))).length;
-    if (viewed === 0) ctx.skip('no pet was read twice, or read after the run wrote it, so no two views can be compared');
+    if (viewed === 0) ctx.skip(besideAside(model, 'no pet was read twice, or read after the run wrote it, so no two views can be compared'));
     report(ctx, model, CONS_01, `${viewed} pet(s) read more than once or read after the run wrote them`);
   }),
 
@@ -88,16 +127,20 @@ export default suite('consistency', [
 
   check('CONS-06', async (ctx) => {
     const model = await storeModel(ctx);
-    if (model.writes.length === 0) ctx.skip('the run created no pet it can look for on a page (--read-only, or every creation was refused)');
+    if (model.writes.length === 0) ctx.skip(noWriteReason(ctx, model));
     const judged = model.pages.reduce((sum, page) => sum + writesDueOn(model, page).length, 0);
-    if (judged === 0) ctx.skip('no page of the run had room for every matching pet after a pet of the run was shown, so none could be looked for');
+    if (judged === 0) {
+      const crowded = crowdedFilters(model);
+      if (crowded) ctx.notApplicable(`the target has shown at least ${PAGE_SIZE.max} pets under every filter a pet of this run could be listed under (${crowded}), so no page, of at most ${PAGE_SIZE.max}, has room for every matching pet, and no run can look for one of its pets on this target (the spec shows no paging beyond limit); a store with fewer than ${PAGE_SIZE.max} pets of one status judges it`);
+      ctx.skip('no page of the run had room for every matching pet after a pet of the run was shown, so none could be looked for');
+    }
     report(ctx, model, CONS_06, `${judged} (page, pet) pair(s)`);
   }),
 
   check('CONS-07', async (ctx) => {
     const model = await storeModel(ctx);
     const judged = model.pages.filter((page) => pageMustBeFull(model, page));
-    if (judged.length === 0) ctx.skip('no page was asked for when the run had seen at least its limit of matching pets, so none must be full');
+    if (judged.length === 0) ctx.skip(besideAside(model, 'no page was asked for when the run had seen at least its limit of matching pets, so none must be full'));
     report(ctx, model, CONS_07, `${judged.length} page(s)`);
   }),
 
@@ -110,13 +153,15 @@ export default suite('consistency', [
   check('CONS-09', async (ctx) => {
     const model = await storeModel(ctx);
     const judged = [...model.fetches, ...model.misses].filter((fetch) => model.visibleBefore(String(fetch.asked), fetch.exchange));
-    if (judged.length === 0) ctx.skip('no GET /pets/{petId} of the run asked for a pet a read had shown before (or the run had created more than --read-lag before)');
+    if (judged.length === 0) ctx.skip(besideAside(model, 'no GET /pets/{petId} of the run asked for a pet a read had shown before (or the run had created more than --read-lag before)'));
     report(ctx, model, CONS_09, `${judged.length} GET /pets/{petId} of a pet the run had seen`);
   }),
 
   check('CONS-10', async (ctx) => {
     const model = await storeModel(ctx);
-    if (model.shown.length === 0) ctx.skip('the run read no pet: no 200 to GET /pets/{petId}, no item on a 200 page');
+    if (model.shown.length === 0) {
+      ctx.skip(model.asideReason() ? `every pet the run read is set aside: ${model.asideReason()!}` : 'the run read no pet: no 200 to GET /pets/{petId}, no item on a 200 page');
+    }
     const fetched = model.shown.filter((pet) => pet.source === 'fetched').length;
     report(ctx, model, CONS_10, `${fetched} pet(s) served by GET /pets/{petId} and ${model.shown.length - fetched} listed on ${model.pages.length} page(s)`);
   }),

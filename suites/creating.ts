@@ -1,7 +1,7 @@
 // POST /pets (createPet): what a 201 carries, int64 exactness, and the table of invalid bodies.
 import { check, suite, type CheckContext, type CheckOptions } from '../helpers/judge/check.js';
 import { getPetRemoved, skipIfGetPetRemoved } from '../helpers/judge/deprecation.js';
-import { answeredSuccess, describeExchange, type Exchange } from '../helpers/http/exchange.js';
+import { answeredSuccess, createdIdOf, describeExchange, type Exchange } from '../helpers/http/exchange.js';
 import { expectError, expectSchema, expectStatus, expectThat, preview, responseOf } from '../helpers/judge/expect.js';
 import { isJsonObject, parseJson, stringifyJson, type Json } from '../helpers/json.js';
 import { operationOf } from '../helpers/judge/operations.js';
@@ -502,6 +502,66 @@ async function expectFramingAnswered(ctx: CheckContext, framing: Framing): Promi
 const TOGETHER: CheckOptions = { concurrent: true };
 const WHOLE_RUN: CheckOptions = { wholeRun: true };
 
+/** Reads of one status's largest page that CREATE-14 makes while it looks for the run's pets on a store that holds many. */
+const MOST_READS_OF_A_PAGE = 4;
+
+/**
+ * The run's pets as GET /pets lists them: on the page filtered by pending (read first, since most of the run's pets
+ * are pending), else on the largest page of each other status the run created pets with. A full page without them
+ * is read again (a store may list in another order each time, and show them then) up to MOST_READS_OF_A_PAGE
+ * times, unless it comes back the same: a store that lists its oldest first shows the same full page every time.
+ * Each listed pet of the run once, with the page that showed it; and every page read, for the reason when none did.
+ */
+async function listedOnSomePage(ctx: CheckContext, created: ReadonlyMap<string, unknown>, first: Exchange): Promise<{ ours: Array<{ item: Record<string, Json>; exchange: Exchange }>; pages: Exchange[] }> {
+  const pages: Exchange[] = [first];
+  const oursOn = (exchange: Exchange) => {
+    const items = exchange.response?.status === 200 && Array.isArray(exchange.response.json) ? exchange.response.json : [];
+    // A listed item that is no valid Pet is LIST-01's finding, not a second one here.
+    return (items.filter((item) => isValidPet(item) && created.has(String(item.id))) as Array<Record<string, Json>>).map((item) => ({ item, exchange }));
+  };
+  const isFull = (exchange: Exchange) => Array.isArray(exchange.response?.json) && exchange.response.json.length >= PAGE_SIZE.max;
+  if (oursOn(first).length > 0 || !isFull(first)) return { ours: oursOn(first), pages };
+  const statuses = new Set<string>(['pending']);
+  for (const [id] of created) {
+    const status = ctx.client.exchanges.find((exchange) => createdIdOf(exchange) === id)?.response?.json;
+    if (isJsonObject(status) && typeof status.status === 'string' && PET_STATUSES.includes(status.status)) statuses.add(status.status);
+  }
+  for (const status of statuses) {
+    let last = status === 'pending' ? first : undefined;
+    for (let read = last ? 1 : 0; read < MOST_READS_OF_A_PAGE; read += 1) {
+      const again = await ctx.client.send({ path: '/pets', query: { status, limit: String(PAGE_SIZE.max) } });
+      pages.push(again);
+      if (oursOn(again).length > 0) return { ours: oursOn(again), pages };
+      if (!isFull(again) || (last && sameIds(last, again))) break;
+      last = again;
+    }
+  }
+  return { ours: [], pages };
+}
+
+/** Two answers list the same pets in the same order. */
+function sameIds(a: Exchange, b: Exchange): boolean {
+  const ids = (exchange: Exchange) => (Array.isArray(exchange.response?.json) ? exchange.response.json.map((item) => (isJsonObject(item) ? String(item.id) : '')) : []);
+  return JSON.stringify(ids(a)) === JSON.stringify(ids(b));
+}
+
+/**
+ * No page showed a pet of the run. When every page read was full, and each full page came back the same when read
+ * again, the store lists the same pets first every time and holds more than a page of every status the run's pets
+ * have: no page can show a pet a run creates (the spec shows no paging beyond limit), so no run could judge the rule
+ * here. Otherwise the reason says what the pages held, and a page with room that leaves the pets out is CONS-06's.
+ */
+function notListed(ctx: CheckContext, count: number, pages: readonly Exchange[]): never {
+  const query = (exchange: Exchange) => new URL(exchange.request.url).search;
+  const sizes = [...new Map(pages.map((exchange) => [query(exchange), Array.isArray(exchange.response?.json) ? exchange.response.json.length : 0]))];
+  const shown = sizes.map(([asked, size]) => `GET /pets${asked}: ${size} pets`).join('; ');
+  const roomy = sizes.find(([, size]) => size < PAGE_SIZE.max);
+  if (roomy) return ctx.skip(`none of the ${count} pet(s) this run created is listed, though GET /pets${roomy[0]} had room (${roomy[1]} pets): CONS-06 judges a page that leaves out a pet of the run (${shown})`);
+  const stable = sizes.every(([asked]) => pages.filter((exchange) => query(exchange) === asked).length >= 2);
+  if (!stable) return ctx.skip(`none of the ${count} pet(s) this run created is on the full pages read (${shown}), and the store lists its pets in another order from one read to the next; a rerun may list them`);
+  return ctx.notApplicable(`every page that could list a pet of this run came back full of other pets, the same ones each time it was read (${shown}): the target lists the same ${PAGE_SIZE.max} first and holds more of each status the run's pets have, and the spec shows no paging beyond limit, so no run can list a pet it creates here; a store with fewer than ${PAGE_SIZE.max} pets of one status (or one that lists its newest first) judges it`);
+}
+
 export default suite('creating', [
   check('CREATE-01', async (ctx) => {
     expectStatus(ctx, (await creation(ctx, 'basic')).exchange, [201]);
@@ -617,10 +677,9 @@ export default suite('creating', [
       });
     const page = responseOf(exchange).json;
     if (responseOf(exchange).status !== 200 || !Array.isArray(page)) return ctx.skip(`the listing is not a JSON array (${describeExchange(exchange)}): LIST-01 judges that`);
-    // A listed item that is no valid Pet is LIST-01's finding, not a second one here.
-    const ours = page.filter((item) => isValidPet(item) && created.has(String(item.id))) as Array<Record<string, Json>>;
-    if (ours.length === 0) return ctx.skip(`none of the ${created.size} pet(s) this run created is on the page ${asked} answered (${page.length} pets)`);
-    for (const item of ours) {
+    const { ours, pages } = await listedOnSomePage(ctx, created, exchange);
+    if (ours.length === 0) return notListed(ctx, created.size, pages);
+    for (const { item, exchange } of ours) {
       // An id answered twice is CREATE-04's finding: the item matches if it is either of those pets.
       const candidates = created.get(String(item.id))!.map(listedExpectation);
       const all = candidates.map(({ expected, fields }) => differencesFrom(ctx.config.runId, expected, item, fields));
@@ -637,8 +696,8 @@ export default suite('creating', [
     if (readLags.length === 0) return ctx.observe(`every read of the run's own writes showed them at once (reads wait up to ${ctx.config.readLagMs} ms, --read-lag)`);
     for (const lag of readLags) {
       ctx.observe(lag.shown
-        ? `${lag.what} showed the write after ${lag.waitedMs} ms (${lag.attempts} reads)`
-        : `${lag.what} still did not show the write after ${lag.waitedMs} ms (${lag.attempts} reads): judged as it stood`);
+        ? `${lag.what} showed the write after ${lag.waitedMs} ms (${lag.attempts} ${lag.attempts === 1 ? 'read' : 'reads'})`
+        : `${lag.what} still did not show the write after ${lag.waitedMs} ms (${lag.attempts} ${lag.attempts === 1 ? 'read' : 'reads'}): judged as it stood`);
     }
   }),
 

@@ -6,7 +6,7 @@ import { answeredAt, readAfterWrite } from '../helpers/fixtures/read-after-write
 import { expectNoServerError, expectSchema, expectStatus, expectThat, preview, responseOf } from '../helpers/judge/expect.js';
 import { fallbackCase, sliceRevealingCase } from '../helpers/fixtures/filtered-page.js';
 import { asBigInt } from '../helpers/json.js';
-import { ensurePets, knownPetIds, knownPets, knownStatusCounts, knownWhenSent, mostHeldStatus, SetupError, type Pet, type PetNeed } from '../helpers/fixtures/pets.js';
+import { ensurePets, knownPetIds, knownPets, knownStatusCounts, knownWhenSent, oneStatusShortfall, mostHeldStatus, SetupError, type Pet, type PetNeed } from '../helpers/fixtures/pets.js';
 import { validateSchema } from '../helpers/judge/schema.js';
 import type { Findings } from '../helpers/judge/outcome.js';
 import { PAGE_SIZE, PET_STATUSES } from '../helpers/spec/facts.js';
@@ -52,14 +52,15 @@ async function ensureListed(ctx: CheckContext, ...needs: PetNeed[]): Promise<Pet
 
 /**
  * LIST-02 makes the fixtures of the whole suite, before LIST-04 lists them in the target's own order (LIST-11
- * reads that order): more pets than the default page holds, the fillers all of the status most held (so on an
- * empty target a default page and one more of one status, for LIST-14), then two of each status for the
- * filters (LIST-09, LIST-10, LIST-11) and one without status, which no filtered page may hold (LIST-09).
+ * reads that order): a default page and one more of one status, the status the target shows most of (for LIST-02
+ * and LIST-14: on an empty target 21 pets, on one that holds some the fewest that do it, on one that holds enough
+ * none), then two of each status for the filters (LIST-09, LIST-10, LIST-11) and one without status, which no
+ * filtered page may hold (LIST-09).
  */
 async function ensureSuiteFixtures(ctx: CheckContext): Promise<boolean> {
   const listed = await ensureListed(ctx);
   if (!listed) return false;
-  return (await ensureListed(ctx, { total: PAGE_SIZE.default + 1, fillerStatus: mostHeldStatus(listed) }, { perStatus: 2, withoutStatus: 1 })) !== undefined;
+  return (await ensureListed(ctx, { ofOneStatus: PAGE_SIZE.default + 1 }, { perStatus: 2, withoutStatus: 1 })) !== undefined;
 }
 
 /** The POSTs of the run the target answered 201: how many pets it said it made, whatever ids it gave them. */
@@ -71,12 +72,44 @@ function createdByTheRun(exchanges: readonly Exchange[]): number {
  * Why LIST-02 cannot count the default page. Pets are counted by distinct id, so a target that gives many
  * creates one id has "shown" few pets however many the run made: the reason says so, not that the store is short.
  */
-function tooFewToJudgeThePage(known: number, created: number): string {
+function tooFewToJudgeThePage(ctx: CheckContext, known: number, created: number): string {
   const cannotTell = `a default page of ${PAGE_SIZE.default} cannot be told from a short store`;
-  if (created > known) {
-    return `the run created ${created} pets (${created} POSTs answered 201), but those answers and the listings show only ${known} distinct pet id(s), so ${cannotTell} (one id for several pets? see CREATE-04)`;
-  }
-  return `the target has shown only ${known} pet(s), so ${cannotTell}`;
+  if (created > known) return `${createdButNotShown(ctx, created, known)}, so ${cannotTell}`;
+  return `the target has shown only ${known} pet(s), so ${cannotTell}; ${whyNoFixtures(ctx, PAGE_SIZE.default + 1 - known, 'more pets')}`;
+}
+
+/**
+ * The run created more pets than the target has shown distinct ids for, and why, from the answers: several creates
+ * answered with one id (CREATE-04 judges that), creates answered without an id (CREATE-02), or pets not listed.
+ */
+function createdButNotShown(ctx: CheckContext, created: number, known: number): string {
+  const answers = ctx.client.exchanges.filter((exchange) => exchange.request.method === 'POST' && exchange.response?.status === 201);
+  const ids = answers.map(createdIdOf);
+  const withoutId = ids.filter((id) => id === undefined).length;
+  const distinct = new Set(ids.filter((id) => id !== undefined)).size;
+  const stated = `the run created ${created} pets (${created} POSTs answered 201), but those answers and the listings show only ${known} distinct pet id(s)`;
+  if (distinct < ids.length - withoutId) return `${stated}: ${ids.length - withoutId} creates were answered with ${distinct} id(s) (one id for several pets: CREATE-04 judges that)`;
+  if (withoutId > 0) return `${stated}: ${withoutId} of those answers carried no id (CREATE-02 judges that), and the listings show no more`;
+  return `${stated}: the listings leave out pets the run created (LIST-02, CONS-06 judge that)`;
+}
+
+/**
+ * Why the fixtures LIST-02 makes are not there, from what the run sent and was answered: --read-only (and what a run
+ * without it would create), creations refused (CREATE-01 judges those), or none sent at all.
+ */
+function whyNoFixtures(ctx: CheckContext, missing: number, what: string): string {
+  if (ctx.config.readOnly) return `--read-only creates none: a run without it creates ${missing} ${what}, the fewest that make it judgeable`;
+  // The listing checks create their fixtures (LIST-02 most of them), each in turn.
+  const posts = ctx.client.exchanges.filter((exchange) => exchange.rule?.startsWith('LIST-') && exchange.request.method === 'POST');
+  const refused = posts.find((exchange) => exchange.response?.status !== 201);
+  if (refused) return `the fixtures the listing checks create were not created (${describeExchange(refused)}; CREATE-01 judges creation)`;
+  if (posts.length === 0) return `the listing checks created no fixture in this run (${ctx.config.only.length > 0 ? `--only ${ctx.config.only.join(',')}` : 'LIST-02, which creates them, did not get so far'})`;
+  return `the ${posts.length} pet(s) the listing checks created for it do not show in the listings (LIST-02, CONS-06 judge that)`;
+}
+
+/** "1 pet", "20 pets": how a count of pets reads. */
+function petCount(count: number): string {
+  return `${count} ${count === 1 ? 'pet' : 'pets'}`;
 }
 
 /**
@@ -108,10 +141,10 @@ async function pageOfLimit(ctx: CheckContext, limit: number): Promise<Page | und
 
 function expectPageSize(ctx: CheckContext, pets: Pet[], limit: number, exchange: Exchange): void {
   const known = knownPetIds(knownWhenSent(ctx.client.exchanges, exchange)).size;
-  if (known === 0 && pets.length === 0) ctx.skip(`the target has shown no pet, so limit=${limit} cannot be told from an empty store (--read-only on an empty target?)`);
+  if (known === 0 && pets.length === 0) ctx.skip(`the target has shown no pet, so limit=${limit} cannot be told from an empty store; ${whyNoFixtures(ctx, 1, 'pet')}`);
   const want = Math.min(limit, known);
-  if (!expectThat(ctx, pets.length <= limit, { expected: `at most ${limit} pets`, seen: `${pets.length} pets`, exchanges: [exchange] })) return;
-  expectThat(ctx, pets.length >= want, { expected: `${want} pets (the target holds at least ${known})`, seen: `${pets.length} pets`, exchanges: [exchange] });
+  if (!expectThat(ctx, pets.length <= limit, { expected: `at most ${petCount(limit)}`, seen: petCount(pets.length), exchanges: [exchange] })) return;
+  expectThat(ctx, pets.length >= want, { expected: `${petCount(want)} (the target holds at least ${known})`, seen: petCount(pets.length), exchanges: [exchange] });
 }
 
 /**
@@ -133,7 +166,7 @@ async function expectRefusedOrPaged(ctx: CheckContext, value: string): Promise<v
   });
   const pets = paged ? expectArray(ctx, exchange) : undefined;
   if (!pets) return;
-  expectThat(ctx, pets.length <= PAGE_SIZE.max, { what: `limit=${value}`, expected: `at most ${PAGE_SIZE.max} pets`, seen: `${pets.length} pets`, exchanges: [exchange] });
+  expectThat(ctx, pets.length <= PAGE_SIZE.max, { what: `limit=${value}`, expected: `at most ${PAGE_SIZE.max} pets`, seen: petCount(pets.length), exchanges: [exchange] });
 }
 
 /** How a target reacted to a bad limit, in words for LIST-08. */
@@ -203,9 +236,9 @@ export default suite('listing', [
     const { pets, exchange } = page;
     const knew = knownWhenSent(ctx.client.exchanges, exchange);
     const known = knownPetIds(knew).size;
-    if (known <= PAGE_SIZE.default) ctx.skip(tooFewToJudgeThePage(known, createdByTheRun(knew)));
+    if (known <= PAGE_SIZE.default) ctx.skip(tooFewToJudgeThePage(ctx, known, createdByTheRun(knew)));
     expectThat(ctx, pets.length === PAGE_SIZE.default, {
-      expected: `exactly ${PAGE_SIZE.default} pets without limit (the target holds at least ${known})`, seen: `${pets.length} pets`, exchanges: [exchange],
+      expected: `exactly ${PAGE_SIZE.default} pets without limit (the target holds at least ${known})`, seen: petCount(pets.length), exchanges: [exchange],
     });
   }),
 
@@ -314,14 +347,18 @@ export default suite('listing', [
     const status = PET_STATUSES.find((s) => (known.get(s) ?? 0) > PAGE_SIZE.default);
     if (!status) {
       const held = PET_STATUSES.map((s) => `${known.get(s) ?? 0} ${s}`).join(', ');
-      return ctx.skip(`no status has more than ${PAGE_SIZE.default} pets the target has shown (${held}), so a filtered default page of ${PAGE_SIZE.default} cannot be told from a short one; LIST-02 makes ${PAGE_SIZE.default + 1} of one status only on an empty target`);
+      const shown = [...knownPets(ctx.client.exchanges).values()].map((pet) => pet.status);
+      const { status: most, missing } = oneStatusShortfall(shown, PAGE_SIZE.default + 1);
+      const created = createdByTheRun(ctx.client.exchanges);
+      const why = created > shown.length ? createdButNotShown(ctx, created, shown.length) : whyNoFixtures(ctx, missing, `${most} pet(s)`);
+      return ctx.skip(`no status has more than ${PAGE_SIZE.default} pets the target has shown (${held}), so a filtered default page of ${PAGE_SIZE.default} cannot be told from a short one; ${why}`);
     }
     const found = await statusPageKnowing(ctx, status, (count) => count > PAGE_SIZE.default);
     if (!found) return;
     const { page: { pets, exchange }, known: shown } = found;
     // Only the count: whether the page holds the right statuses is LIST-09's.
     expectThat(ctx, pets.length === PAGE_SIZE.default, {
-      what: `status=${status} without limit`, expected: `exactly ${PAGE_SIZE.default} pets (the target had shown ${shown} ${status})`, seen: `${pets.length} pets`, exchanges: [exchange],
+      what: `status=${status} without limit`, expected: `exactly ${PAGE_SIZE.default} pets (the target had shown ${shown} ${status})`, seen: petCount(pets.length), exchanges: [exchange],
     });
   }),
 ]);

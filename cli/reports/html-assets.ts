@@ -86,7 +86,7 @@ details.options > summary, details.evidence > summary { cursor: pointer; color: 
 .outcome-passed { color: var(--pass); background: var(--pass-bg); }
 .outcome-failed { color: var(--fail); background: var(--fail-bg); }
 .outcome-errored, .outcome-suite-error { color: var(--error); background: var(--error-bg); }
-.outcome-skipped { color: var(--skip); background: var(--skip-bg); }
+.outcome-skipped, .outcome-not-applicable { color: var(--skip); background: var(--skip-bg); }
 .outcome-info { color: var(--info); background: var(--info-bg); }
 .outcome-known { color: var(--muted); background: var(--panel); }
 .level { color: var(--muted); background: transparent; }

@@ -84,7 +84,9 @@ export function verdictReason(report: Report): string {
   const failing = (level: Level) => OUTCOMES.filter(isFailing).reduce((sum, outcome) => sum + count(level, outcome), 0);
   const rules = (n: number) => `${n} ${n === 1 ? 'rule' : 'rules'}`;
   if (report.verdict === 'certified') {
-    return `Every MUST rule${strict ? ' and every SHOULD rule' : ''} checked holds (${rules(count('MUST', 'passed'))} passed).`;
+    const outOfReach = count('MUST', 'not-applicable');
+    const beside = outOfReach > 0 ? `; ${rules(outOfReach)} no run could judge on this target, each with the reason` : '';
+    return `Every MUST rule${strict ? ' and every SHOULD rule' : ''} checked holds (${rules(count('MUST', 'passed'))} passed${beside}).`;
   }
   if (report.verdict === 'not-judged') {
     return `The run stopped at its first answers: ${report.diagnosis?.problem ?? 'the target cannot be judged'}.`;
@@ -174,6 +176,8 @@ function filters(report: Report): SafeHtml {
     ['failed', 'Failed or errored', count((rule) => isProblem(rule.status))],
     ['skipped', outcomeLabel('skipped'), count((rule) => rule.status === 'skipped')],
     ['passed', outcomeLabel('passed'), count((rule) => rule.status === 'passed')],
+    // Only in a run that has one: a filter of nothing is noise.
+    ...(report.rules.some((rule) => rule.status === 'not-applicable') ? [['not-applicable', outcomeLabel('not-applicable'), count((rule) => rule.status === 'not-applicable')] as [string, string, number]] : []),
   ];
   return html`<form class="filters" aria-label="Filter the rules">
 <fieldset><legend>Show</legend>${choices.map(([value, label, n], index) => html`<label><input type="radio" name="show" value="${value}"${index === 0 ? trusted(' checked') : ''}> ${label} (${n})</label>`)}</fieldset>

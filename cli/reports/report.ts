@@ -132,6 +132,11 @@ export function createdText(report: Report): string {
   return `${report.created.count} ${report.created.count === 1 ? 'pet' : 'pets'} created`;
 }
 
+/** "1 request", "1032 requests": how many the run sent. */
+export function requestsText(report: Report): string {
+  return `${report.requests.total} ${report.requests.total === 1 ? 'request' : 'requests'}`;
+}
+
 /** ", 3 rate-limit waits (41.0 s)": where the time of a slow run went. */
 export function waitsText(report: Report): string {
   const waits = report.rateLimitWaits;

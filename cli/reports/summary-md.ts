@@ -1,7 +1,7 @@
 import type { Level } from '../../helpers/spec/catalog.js';
 import type { Outcome } from '../../helpers/judge/outcome.js';
 import { causesOf, countedOutcomes, isProblem, OUTCOMES, outcomeLabel, sharedCauses, suiteBroke } from '../../helpers/judge/outcome-meaning.js';
-import { createdText, SUITE_BUG_NOTICE, waitsText, type Report, type RuleResult } from './report.js';
+import { createdText, requestsText, SUITE_BUG_NOTICE, waitsText, type Report, type RuleResult } from './report.js';
 import { visibleControls } from './safe-text.js';
 
 // A step summary is capped (1 MiB on GitHub) and a pull-request comment is read by people: a long
@@ -33,7 +33,7 @@ export function toSummaryMarkdown(report: Report): string {
     `Pet Store interface ${report.specVersion}`,
     `${report.tool.name} ${report.tool.version}`,
     `${report.startedAt.slice(0, 16).replace('T', ' ')} UTC`,
-    `${report.requests.total} requests`,
+    requestsText(report),
     createdText(report),
     `${(report.durationMs / 1000).toFixed(1)} s${waitsText(report)}`,
   ].join(' · '));
@@ -107,16 +107,25 @@ function byCause(rule: RuleResult): string {
   return `${shown.join('; ')}${causes.length > 3 ? `; and ${causes.length - 3} more causes in report.html` : ''}`;
 }
 
-/** Server bytes reach messages: one line, cut, with Markdown and HTML neutralised. */
+/**
+ * Server bytes reach messages: one line, cut, with Markdown and HTML neutralised. Runs of spaces are kept as they
+ * are: a finding about spaces ("  Rex" stored as " Rex") must read with them, and Markdown, as HTML, shows a run
+ * of spaces as one, so each space after the first of a run is a non-breaking one.
+ */
 function text(value: string): string {
-  const line = visibleControls(value.replace(/\s+/g, ' ').trim());
+  const line = visibleControls(value.replace(/[\r\n\t\f\v]+/g, ' ').trim());
   const cut = line.length > MAX_MESSAGE ? `${line.slice(0, MAX_MESSAGE)}…` : line;
-  return cut.replace(/[\\`*_[\]<>|~&]/g, '\\$&');
+  return keepSpaces(cut.replace(/[\\`*_[\]<>|~&]/g, '\\$&'));
+}
+
+/** Each space after the first of a run as &nbsp;, which Markdown and HTML show as it is. */
+function keepSpaces(escaped: string): string {
+  return escaped.replace(/ {2,}/g, (run) => ` ${'&nbsp;'.repeat(run.length - 1)}`);
 }
 
 /** A code span that no backtick inside the value can close early. */
 function code(value: string): string {
-  const clean = visibleControls(value.replace(/\s+/g, ' '));
+  const clean = visibleControls(value.replace(/[\r\n\t\f\v]+/g, ' '));
   const longestRun = Math.max(0, ...(clean.match(/`+/g) ?? []).map((run) => run.length));
   const fence = '`'.repeat(longestRun + 1);
   const pad = clean.startsWith('`') || clean.endsWith('`') ? ' ' : '';

@@ -7,6 +7,8 @@ import type { WaitTally } from './pacing.js';
  * (helpers/engine/events.ts adds the checks' own), never lines of text for a reader to parse.
  */
 export type ClientEvent =
+  /** A request leaves (its answer comes as an `exchange`): method and URL as recorded, the key as $PETSTORE_API_KEY. */
+  | { kind: 'sent'; rule?: string; method: string; url: string }
   /** A request and what came back, as recorded (not yet redacted: the consumer redacts what it keeps). */
   | { kind: 'exchange'; exchange: Exchange }
   /** The first answers show the target cannot be judged (a wrong base URL, a refused key, a refusing proxy). */

@@ -64,6 +64,8 @@ export interface ClientOptions {
   timeoutMs: number;
   maxResponseBytes: number;
   maxRequests: number | null;
+  /** What set maxRequests, as the budget's message names it; --max-requests by default. */
+  maxRequestsSource?: string;
   concurrency: number;
   rateLimitReserve: number;
   /**
@@ -88,6 +90,8 @@ export interface ClientOptions {
   replay?: ReplaySource;
   /** The run's redactor; by default one that knows this client's key and its proxy's password. */
   redactor?: Redactor;
+  /** --read-only: only reads are sent (GET, HEAD, OPTIONS); any other request is refused before it leaves. */
+  readOnly?: boolean;
 }
 
 /** The request budget (--max-requests) is spent: the rules left are reported as skipped. */
@@ -103,6 +107,18 @@ export class BudgetExhausted extends NoAnswer {
 export class TransportError extends NoAnswer {
   override name = 'TransportError';
   readonly reason = 'transport';
+}
+
+/** A recorded answer held for one replayed request; given back when the request is not sent after all. */
+interface ReservedAnswer {
+  answer: RecordedAnswer;
+  used: boolean;
+}
+
+/** --read-only: a request that is not a read is never sent; the check that wanted it is skipped, with what it would have sent. */
+export class NotARead extends NoAnswer {
+  override name = 'NotARead';
+  readonly reason = 'read-only';
 }
 
 /** The target kept answering 429 after every backoff: the rule could not be judged. */
@@ -128,6 +144,9 @@ const PROGRESS_EVERY_MS = 250;
 
 /** How long a replay waits for an answer the recording placed earlier before it lets a later one go on. */
 const REPLAY_STALL_MS = 200;
+
+/** What --read-only sends: the methods that only read (RFC 9110 §9.2.1's safe methods). */
+const READ_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /** Methods whose request may be sent twice to the same effect as once (RFC 9110 §9.2.2). */
 const IDEMPOTENT_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS']);
@@ -187,6 +206,8 @@ export class PetstoreClient {
       ...(options.events ? { onWaited: (tally: WaitTally) => options.events!({ kind: 'waits', tally }) } : {}),
       sleep: (ms: number) => this.pause(ms),
       now: () => this.now(),
+      // A replay sends each request when the live run did; a request waiting for its turn holds no answer back.
+      ...(options.replay ? { neverAwaitsAnswers: true } : {}),
     });
   }
 
@@ -253,20 +274,28 @@ export class PetstoreClient {
   /** Sends one request; retries an unplanned 429 only after honouring Retry-After and backing off. */
   async send(request: SendOptions): Promise<Exchange> {
     const credential = credentialOf(request.auth ?? 'key');
+    this.assertARead(request);
     for (let attempt = 1; ; attempt++) {
       if (this.diagnosis) throw await this.notJudgeable();
-      const exchange = await this.limited(async () => {
-        // Checked before waiting on the rate limit too: a spent budget must not first wait out a window.
-        this.assertBudgetLeft();
-        await this.pacer.acquire(credential, { overLimit: request.expect429 });
-        let result: Exchange | undefined;
-        try {
-          result = await this.once(request);
-          return result;
-        } finally {
-          this.pacer.release(credential, result?.response);
-        }
-      });
+      const reserved = this.options.replay ? await this.replaySent(this.options.replay, request) : undefined;
+      let exchange: Exchange;
+      try {
+        exchange = await this.limited(async () => {
+          // Checked before waiting on the rate limit too: a spent budget must not first wait out a window.
+          this.assertBudgetLeft();
+          await this.pacer.acquire(credential, { overLimit: request.expect429 });
+          let result: Exchange | undefined;
+          try {
+            result = await this.once(request, this.options.baseUrl, false, reserved);
+            return result;
+          } finally {
+            this.pacer.release(credential, result?.response);
+          }
+        });
+      } finally {
+        // A request the run did not send after all (a spent budget, a cancelled run) leaves its recorded answer to another.
+        if (reserved && !reserved.used) this.options.replay!.giveBack(reserved.answer);
+      }
       if (exchange.error) {
         // An abandoned request is the cancellation's doing, not the target's.
         this.cancellation?.throwIfCancelled();
@@ -298,9 +327,12 @@ export class PetstoreClient {
    * Bounded concurrency: checks may fire requests in parallel, the target sees at most `concurrency`. A freed place goes
    * to the waiting request whose check has the fewest in flight (the earliest of those): a check that sends one request
    * after another, each needing the last answer, is never held behind a hundred bodies another check sent at once, so
-   * the run is as long as its longest chain or its requests over the places, not the two added up.
+   * the run is as long as its longest chain or its requests over the places, not the two added up. A replay has no
+   * connections to bound, and sends each request when the live run did (replaySent): a slot held by a request waiting
+   * for its turn could only keep out the one whose turn it is.
    */
   private async limited<T>(task: () => Promise<T>): Promise<T> {
+    if (this.options.replay) return task();
     const rule = this.currentRule;
     // A finishing task hands its slot straight to the next in the queue, so no newcomer can slip in between.
     if (this.active >= this.options.concurrency) await new Promise<void>((go) => this.queue.push({ rule, go }));
@@ -334,13 +366,22 @@ export class PetstoreClient {
     return best === -1 ? undefined : this.queue.splice(best, 1)[0];
   }
 
+  /** --read-only: a request that could change the target (any method but GET, HEAD and OPTIONS) is never sent. */
+  private assertARead(request: SendOptions): void {
+    if (!this.options.readOnly) return;
+    const method = request.method ?? (request.json !== undefined || request.body !== undefined ? 'POST' : 'GET');
+    if (READ_METHODS.has(method)) return;
+    throw new NotARead(`--read-only sends only reads (GET, HEAD, OPTIONS), and this check sends ${method} ${request.path}; run without --read-only to judge it`);
+  }
+
   /** Ends the check (reported skipped) once --max-duration or --max-requests is spent. */
   private assertBudgetLeft(): void {
     if (this.options.deadlineMs !== undefined && this.now() >= this.options.deadlineMs) {
       this.budgetSpent('time budget (--max-duration)', 'the run\'s time budget (--max-duration) is spent');
     }
     if (this.options.maxRequests !== null && this.sent >= this.options.maxRequests) {
-      this.budgetSpent(`request budget of ${this.options.maxRequests} (--max-requests)`, `the request budget of ${this.options.maxRequests} (--max-requests) is spent`);
+      const source = this.options.maxRequestsSource ?? '--max-requests';
+      this.budgetSpent(`request budget of ${this.options.maxRequests} (${source})`, `the request budget of ${this.options.maxRequests} (${source}) is spent`);
     }
   }
 
@@ -365,13 +406,44 @@ export class PetstoreClient {
    * any byte of its answer came (RFC 9112 §9.3.1): the server had closed it between two requests, as servers
    * that close after every answer without saying so do. Both attempts are recorded; only the second judges.
    */
-  private async once(request: SendOptions, baseUrl = this.options.baseUrl, onNewConnection = false): Promise<Exchange> {
+  private async once(request: SendOptions, baseUrl = this.options.baseUrl, onNewConnection = false, reserved?: ReservedAnswer): Promise<Exchange> {
     this.assertBudgetLeft();
     // Before the breaker: requests the cancellation abandoned are no sign of a dead target.
     this.cancellation?.throwIfCancelled();
     if (this.breaker.isOpen) throw new TransportError(this.breaker.reason);
     this.sent += 1;
     const sentAfter = this.exchanges.length;
+    const { recorded, url, method, headers, sentBody } = this.prepared(request, baseUrl);
+    if (reserved) reserved.used = true;
+    this.options.events?.({ kind: 'sent', ...(this.currentRule ? { rule: this.currentRule } : {}), method, url: recorded.url });
+    const answer = reserved?.answer ?? (this.options.replay ? this.replayed(this.options.replay, recorded, onNewConnection) : await this.live(url, method, headers, sentBody, onNewConnection, request));
+    if (answer.seq !== undefined) await this.replayTurn(answer.seq);
+    this.options.replay?.arrived(answer);
+    const { response, error, startedAt, durationMs } = answer;
+    const exchange: Exchange = Object.freeze({
+      // On replay, the live run's own place and order: which answers had come when each request left is what the
+      // rate-limit checks and the store model judge, and the replay's checks send in an order of their own.
+      seq: answer.seq ?? this.nextSeq(),
+      sentAfter: answer.sentAfter ?? sentAfter,
+      rule: this.currentRule,
+      request: Object.freeze(recorded),
+      response: response && Object.freeze(response),
+      error,
+      ...(answer.retry && !onNewConnection ? { retried: true } : {}),
+      startedAt,
+      durationMs,
+    });
+    this.record(exchange);
+    if (answer.seq !== undefined) this.replayRecorded(answer.seq);
+    // A connection the server had closed says nothing of the target: neither the breaker nor a diagnosis hears of it.
+    if (exchange.retried) return this.once(request, baseUrl, true);
+    if (!(exchange.error && this.cancellation?.cancelled)) this.noteOutcome(exchange.error);
+    this.diagnose(exchange);
+    return exchange;
+  }
+
+  /** The request as it goes out (URL, method, headers, body) and as it is recorded (the key as $PETSTORE_API_KEY). */
+  private prepared(request: SendOptions, baseUrl: string): { recorded: RecordedRequest; url: string; method: string; headers: Record<string, string>; sentBody?: string } {
     const mode = request.auth ?? 'key';
     // The key outside Authorization (AUTH-10) is recorded as $PETSTORE_API_KEY: the record never holds it.
     const elsewhere = keyElsewhereFor(mode, this.options.apiKey);
@@ -394,27 +466,7 @@ export class PetstoreClient {
     Object.assign(headers, sentForms(elsewhere.headers));
     if (auth.value !== undefined) headers.authorization = auth.value;
     const sentBody = padBytes && body ? `${body.slice(0, 1)}${' '.repeat(padBytes)}${body.slice(1)}` : body;
-    const answer = this.options.replay ? this.replayed(this.options.replay, recorded, onNewConnection) : await this.live(url, method, headers, sentBody, onNewConnection, request);
-    if (answer.seq !== undefined) await this.replayTurn(answer.seq);
-    const { response, error, startedAt, durationMs } = answer;
-    const exchange: Exchange = Object.freeze({
-      seq: this.exchanges.length + 1,
-      sentAfter: answer.sentAfter ?? sentAfter,
-      rule: this.currentRule,
-      request: Object.freeze(recorded),
-      response: response && Object.freeze(response),
-      error,
-      ...(answer.retry && !onNewConnection ? { retried: true } : {}),
-      startedAt,
-      durationMs,
-    });
-    this.record(exchange);
-    if (answer.seq !== undefined) this.replayRecorded(answer.seq);
-    // A connection the server had closed says nothing of the target: neither the breaker nor a diagnosis hears of it.
-    if (exchange.retried) return this.once(request, baseUrl, true);
-    if (!(exchange.error && this.cancellation?.cancelled)) this.noteOutcome(exchange.error);
-    this.diagnose(exchange);
-    return exchange;
+    return { recorded, url, method, headers, ...(sentBody === undefined ? {} : { sentBody }) };
   }
 
   private async live(url: string, method: string, headers: Record<string, string>, body: string | undefined, onNewConnection: boolean, how: Pick<SendOptions, 'pathAsIs' | 'chunked' | 'connection'>): Promise<RecordedAnswer> {
@@ -475,15 +527,56 @@ export class PetstoreClient {
 
   /** Replayed answers waiting for the ones the recording placed before them, by recorded seq. */
   private readonly replayWaiting = new Map<number, () => void>();
-  /** The recorded seq whose answer goes next. */
+  /** Replayed requests waiting to be sent until as many answers have come as had come when the live run sent them. */
+  private readonly replayHeld = new Set<{ after: number; go: () => void }>();
+  /** The recorded seq whose answer goes next: every answer the recording placed before it has been recorded. */
   private replayNext = 1;
   private replayStall: ReturnType<typeof setTimeout> | undefined;
+  /** Requests the recording holds no answer for, numbered past every recorded one. */
+  private unrecorded = 0;
+  /** How often the replay let a later answer go on because an earlier one was not asked for in time. */
+  private stalls = 0;
+
+  /** How often the replay had to let a later answer go first: none when it sent every request as the live run did. */
+  get replayStalls(): number {
+    return this.stalls;
+  }
+
+  /**
+   * The run's next place for an exchange it records: one after the last in a live run; on replay, a request the
+   * recording holds no answer for goes past every recorded place, so that none two share one.
+   */
+  private nextSeq(): number {
+    return this.options.replay ? this.options.replay.lastSeq + ++this.unrecorded : this.exchanges.length + 1;
+  }
+
+  /**
+   * A replayed request leaves when the live one did: once as many answers have been recorded as had come when the
+   * live run sent it (its recorded sentAfter). The replay's checks answer at once and race ahead of the recording;
+   * held back so, no more requests are in flight at any moment than were then, so none waits for a connection
+   * slot or for the pacer while an answer the recording placed before its own is still to be asked for. The
+   * recorded answer is reserved for it then (identical requests, such as the probe's, take theirs in recorded order).
+   */
+  private async replaySent(replay: ReplaySource, request: SendOptions): Promise<ReservedAnswer | undefined> {
+    const { recorded } = this.prepared(request, this.options.baseUrl);
+    const next = replay.peek(recorded);
+    if (next?.sentAfter === undefined) return undefined;
+    // Taken at once: an identical request asked meanwhile (the probe's GETs) takes the next recorded one.
+    const reserved = { answer: replay.take(recorded, next), used: false };
+    if (next.sentAfter >= this.replayNext) {
+      await new Promise<void>((go) => {
+        this.replayHeld.add({ after: next.sentAfter!, go });
+        this.watchReplayStall();
+      });
+    }
+    return reserved;
+  }
 
   /**
    * A replayed answer is recorded where the recording placed it: checks run together judge the order answers
    * came in (RATE-04's steps), and a replay answers at once, in whatever order the requests go out. A recorded
    * exchange the replay never asks for must not hold the rest back: after a pause with nothing recorded, the
-   * earliest waiting answer goes on.
+   * earliest place anything waits for is taken to have come.
    */
   private replayTurn(seq: number): Promise<void> {
     if (seq <= this.replayNext) return Promise.resolve();
@@ -500,6 +593,11 @@ export class PetstoreClient {
   }
 
   private releaseReplayTurn(): void {
+    for (const held of [...this.replayHeld]) {
+      if (held.after >= this.replayNext) continue;
+      this.replayHeld.delete(held);
+      held.go();
+    }
     const next = this.replayWaiting.get(this.replayNext);
     this.replayWaiting.delete(this.replayNext);
     next?.();
@@ -508,17 +606,20 @@ export class PetstoreClient {
   private watchReplayStall(): void {
     if (this.replayStall) clearTimeout(this.replayStall);
     this.replayStall = undefined;
-    if (this.replayWaiting.size === 0) return;
+    if (this.replayWaiting.size === 0 && this.replayHeld.size === 0) return;
     this.replayStall = setTimeout(() => {
-      this.replayNext = Math.min(...this.replayWaiting.keys());
+      this.stalls += 1;
+      const needed = [...this.replayWaiting.keys(), ...[...this.replayHeld].map((held) => held.after + 1)];
+      this.replayNext = Math.max(this.replayNext, Math.min(...needed));
       this.releaseReplayTurn();
       this.watchReplayStall();
     }, REPLAY_STALL_MS);
-    this.replayStall.unref();
   }
 
   private record(exchange: Exchange): void {
-    this.exchanges.push(exchange);
+    // In seq order: on replay an answer the recording placed earlier may, after a stall, be recorded later.
+    const at = this.exchanges.findLastIndex((earlier) => earlier.seq < exchange.seq) + 1;
+    this.exchanges.splice(at, 0, exchange);
     this.options.events?.({ kind: 'exchange', exchange });
   }
 

@@ -9,8 +9,9 @@ import type { Exchange } from './exchange.js';
  * - `transport`: the target could not be talked to (refused, reset, timed out, unreadable).
  * - `rate-limited`: the target kept answering 429 after every backoff.
  * - `not-judgeable`: the first answers showed a wrong base URL or a refused key.
+ * - `read-only`: --read-only sends only reads, and the request is not one.
  */
-export type NoAnswerReason = 'cancelled' | 'budget' | 'wait-too-long' | 'transport' | 'rate-limited' | 'not-judgeable';
+export type NoAnswerReason = 'cancelled' | 'budget' | 'wait-too-long' | 'transport' | 'rate-limited' | 'not-judgeable' | 'read-only';
 
 /** The base of every error by which the client says a request got no answer a check can judge. */
 export abstract class NoAnswer extends Error {

@@ -80,6 +80,12 @@ export interface PacerOptions {
   sleep?: (ms: number) => Promise<void>;
   now?: () => number;
   random?: () => number;
+  /**
+   * A replay: never wait for an answer in flight before sending (the replay sends each request when the live run
+   * did, and an answer in flight may be waiting for the very request that would wait for it). Timed waits stay: they
+   * move the run's clock as the live run's did.
+   */
+  neverAwaitsAnswers?: boolean;
 }
 
 export interface Response {
@@ -128,7 +134,7 @@ export class Pacer {
     const window = this.window(credential);
     for (let sleeps = 0; ; sleeps++) {
       const waitMs = this.waitNeeded(window, overLimit);
-      if (waitMs === 0) break;
+      if (waitMs === 0 || (waitMs === 'response' && this.options.neverAwaitsAnswers)) break;
       if (waitMs === 'response') {
         await new Promise<void>((resolve) => window.waiters.push(resolve));
         continue;
@@ -138,8 +144,9 @@ export class Pacer {
       }
       this.assertBeforeDeadline(credential, waitMs);
       const announced = this.announce(credential, window, waitMs);
-      this.tally(credential, waitMs, this.reasonFor(window), announced, sleeps === 0);
-      await this.sleep(waitMs);
+      const reason = this.reasonFor(window);
+      this.tally(credential, waitMs, reason, announced, sleeps === 0);
+      await this.waitOut(waitMs, reason);
     }
     window.inflight += 1;
     // Any of the run's requests may be what a window lost: a server that counts by client address puts the
@@ -191,7 +198,27 @@ export class Pacer {
     this.assertBeforeDeadline(credential, waitMs);
     const announced = this.announce(credential, window, waitMs, why);
     this.tally(credential, waitMs, why, announced, true);
-    await this.sleep(waitMs);
+    await this.waitOut(waitMs, why);
+  }
+
+  /**
+   * Sleeps through a wait the tally has counted whole. A wait cut short (the run is cancelled: the sleep ends early,
+   * as RunCancelled) is counted for the time it lasted: a run cancelled 3.65 s into a 30 s wait waited 3.65 s.
+   */
+  private async waitOut(waitMs: number, reason: string): Promise<void> {
+    try {
+      await this.sleep(waitMs);
+    } catch (error) {
+      const notWaited = Math.round(this.waited.coveredUntilMs - this.now());
+      if (notWaited > 0) {
+        this.waited.totalMs = Math.max(0, this.waited.totalMs - notWaited);
+        const byReason = this.waited.byReason.get(reason);
+        if (byReason) byReason.totalMs = Math.max(0, byReason.totalMs - notWaited);
+        this.waited.coveredUntilMs = this.now();
+        this.options.onWaited?.(this.waits());
+      }
+      throw error;
+    }
   }
 
   /** Every wait so far, announced or not; totalMs is the time during which at least one request waited. */

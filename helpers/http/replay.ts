@@ -27,13 +27,17 @@ export interface RecordedAnswer {
  * It keeps the run's clock too: the client, the pacer and the checks read the time from it.
  */
 export class ReplaySource implements RunClock {
-  private readonly waiting = new Map<string, Array<{ entry: Entry; answer: RecordedAnswer }>>();
+  private readonly waiting = new Map<string, Array<{ answer: RecordedAnswer }>>();
+  /** Each recorded answer's key, so that one reserved and not used goes back to its place. */
+  private readonly keys = new Map<RecordedAnswer, string>();
   private clockMs: number;
   /**
    * The recorded run was cancelled (by this signal): a request it holds no answer for is one the cancellation
    * stopped before it was sent, and ends its check as the cancellation ended it then (helpers/http/client.ts).
    */
   readonly cancelled: string | undefined;
+  /** The last place the recording holds: a request it holds no answer for is placed after it. */
+  readonly lastSeq: number;
 
   /** `onUnmatched` hears each request the recording holds no answer for, as "METHOD URL", redacted. */
   constructor(harPath: string, startedAtMs: number, private readonly redactor: Redactor, private readonly onUnmatched: (request: string) => void = () => {}) {
@@ -46,9 +50,12 @@ export class ReplaySource implements RunClock {
       const headers = Object.fromEntries(entry.request.headers.map((header) => [header.name.toLowerCase(), header.value]));
       const key = this.keyOf({ method: entry.request.method, url: entry.request.url, body: entry.request.postData?.text, headers, padBytes });
       const queue = this.waiting.get(key) ?? [];
-      queue.push({ entry, answer: answerOf(entry) });
+      const answer = answerOf(entry);
+      queue.push({ answer });
+      this.keys.set(answer, key);
       this.waiting.set(key, queue);
     }
+    this.lastSeq = Math.max(0, ...entries.map(seqOf));
     this.clockMs = startedAtMs;
   }
 
@@ -59,20 +66,47 @@ export class ReplaySource implements RunClock {
    * connection, and the replay need not pair them as the run did.
    */
   answer(request: RecordedRequest, onNewConnection = false): RecordedAnswer | undefined {
-    const key = this.keyOf(request);
-    const queue = this.waiting.get(key) ?? [];
-    const index = onNewConnection ? queue.findIndex((recorded) => !recorded.answer.retry) : 0;
-    const next = index < 0 ? undefined : queue.splice(index, 1)[0];
+    const next = this.peek(request, onNewConnection);
     if (!next) {
       if (this.cancelled === undefined) this.onUnmatched(this.redactor.redact(`${request.method} ${request.url}`));
       return undefined;
     }
-    // The run's clock moves as the recorded one did: the answer arrives when it arrived then.
-    this.clockMs = Math.max(this.clockMs, Date.parse(next.answer.startedAt) + next.answer.durationMs);
-    return next.answer;
+    return this.take(request, next);
   }
 
-  /** A wait (rate-limit pacing, a read that lags a write) passes at once: only the run's clock moves on. */
+  /** The recorded answer `answer` would give, left in place. */
+  peek(request: RecordedRequest, onNewConnection = false): RecordedAnswer | undefined {
+    const queue = this.waiting.get(this.keyOf(request)) ?? [];
+    return (onNewConnection ? queue.find((recorded) => !recorded.answer.retry) : queue[0])?.answer;
+  }
+
+  /** Takes a recorded answer `peek` gave for this request: no other request is answered with it. */
+  take(request: RecordedRequest, answer: RecordedAnswer): RecordedAnswer {
+    const queue = this.waiting.get(this.keyOf(request)) ?? [];
+    queue.splice(queue.findIndex((recorded) => recorded.answer === answer), 1);
+    return answer;
+  }
+
+  /** Puts back a recorded answer taken for a request that was not sent after all, in its recorded place. */
+  giveBack(answer: RecordedAnswer): void {
+    const queue = this.waiting.get(this.keys.get(answer)!) ?? [];
+    const at = queue.findIndex((recorded) => (recorded.answer.seq ?? 0) > (answer.seq ?? 0));
+    const item = { answer };
+    if (at < 0) queue.push(item);
+    else queue.splice(at, 0, item);
+  }
+
+  /** The run's clock moves as the recorded one did: the answer arrives when it arrived then. */
+  arrived(answer: RecordedAnswer): void {
+    this.clockMs = Math.max(this.clockMs, Date.parse(answer.startedAt) + answer.durationMs);
+  }
+
+  /**
+   * A wait (rate-limit pacing, a read that lags a write) passes at once: only the run's clock moves on, by `ms`, so a
+   * caller that waits until a time finds it reached. Waits the live run sat through side by side add up here: what
+   * must be judged alike live and on replay (when to read a lagging write again) is reckoned from the recorded
+   * answers' own times, not from this clock (helpers/fixtures/read-after-write.ts).
+   */
   sleep(ms: number): Promise<void> {
     this.clockMs += Math.max(0, ms);
     return Promise.resolve();

@@ -1,7 +1,7 @@
 import { deselectionReason, getRule, type Area, type Rule } from '../spec/catalog.js';
 import type { PetstoreClient } from '../http/client.js';
 import {
-  evidenceOf, exchangeOfThrown, findingsMessage, outcomeOfThrown, SkipCheck, toEvidence, type Findings, type RuleMeta, type ViolationFacts,
+  evidenceOf, exchangeOfThrown, findingsMessage, NotApplicable, outcomeOfThrown, SkipCheck, toEvidence, type Findings, type RuleMeta, type ViolationFacts,
 } from './outcome.js';
 import type { RunConfig } from '../run-config.js';
 import type { RunContext } from '../run-context.js';
@@ -23,6 +23,11 @@ export interface CheckContext extends Findings {
   violation(facts: ViolationFacts): void;
   /** Ends the check as skipped, with a reason that names what would enable it. */
   skip(reason: string): never;
+  /**
+   * Ends the check as not applicable: the run's own answers show that no run could judge the rule on this target.
+   * The reason says what the target showed, and what target would judge it.
+   */
+  notApplicable(reason: string): never;
   /** Records a pet this check created on the target. */
   recordCreated(id: string): void;
 }
@@ -104,6 +109,9 @@ export async function judgeCheck({ rule, body }: Check, run: RunContext): Promis
     skip: (reason) => {
       throw new SkipCheck(reason);
     },
+    notApplicable: (reason) => {
+      throw new NotApplicable(reason);
+    },
     recordCreated: (petId) => meta.created.push(petId),
   };
   try {
@@ -135,9 +143,10 @@ function concludeBroken(findings: readonly ViolationFacts[], rule: Rule, meta: R
 function classifyThrown(error: unknown, meta: RuleMeta): void {
   const outcome = outcomeOfThrown(error);
   meta.outcome = outcome;
-  meta.message = outcome === 'skipped' ? (error as Error).message : outcome === 'suite-error' ? describeBug(error as Error) : describeThrown(error);
+  const notJudged = outcome === 'skipped' || outcome === 'not-applicable';
+  meta.message = notJudged ? (error as Error).message : outcome === 'suite-error' ? describeBug(error as Error) : describeThrown(error);
   const exchange = exchangeOfThrown(error);
-  if (exchange && outcome !== 'skipped') meta.evidence = [{ message: meta.message, exchanges: [toEvidence(exchange)] }];
+  if (exchange && !notJudged) meta.evidence = [{ message: meta.message, exchanges: [toEvidence(exchange)] }];
 }
 
 /**

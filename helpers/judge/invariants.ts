@@ -97,7 +97,7 @@ export const ERR_03 = invariant('ERR-03', 'the Error status field equal to the H
 
 export const ERR_04 = invariant('ERR-04', 'a status below 500', (exchange) => !isNotImplementedMethod(exchange), (exchange) => {
   const { status, rawBody } = exchange.response!;
-  return status >= 500 ? `status ${status} to ${exchange.request.body === undefined ? 'no body' : `body ${preview(exchange.request.body, 80)}`}; answered ${preview(rawBody, 80)}` : undefined;
+  return status >= 500 ? `status ${status} to a request ${exchange.request.body === undefined ? 'without a body' : `with the body ${preview(exchange.request.body, 80)}`}; answered ${preview(rawBody, 80)}` : undefined;
 });
 
 /**

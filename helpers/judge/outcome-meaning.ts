@@ -24,20 +24,24 @@ interface Meaning {
   severity: number;
   /** How junit.xml shows it: a dashboard tells a broken rule (failure) from one that could not run (error). */
   junit: JunitKind;
+  /** Reports give it a column of its own only in a run that has it: a run without reads as it always has. */
+  shownOnlyWhenPresent: boolean;
 }
 
 export type JunitKind = 'failure' | 'error' | 'skipped' | 'passed';
 
 const MEANING: Readonly<Record<Outcome, Readonly<Meaning>>> = {
-  passed: { label: 'Passed', mark: 'PASS', failing: false, problem: false, ourBug: false, severity: 1, junit: 'passed' },
-  failed: { label: 'Failed', mark: 'FAIL', failing: true, problem: true, ourBug: false, severity: 3, junit: 'failure' },
-  errored: { label: 'Errored', mark: 'ERR ', failing: true, problem: true, ourBug: false, severity: 2, junit: 'error' },
-  skipped: { label: 'Skipped', mark: 'SKIP', failing: false, problem: false, ourBug: false, severity: 0, junit: 'skipped' },
-  'suite-error': { label: 'Suite error', mark: 'BUG ', failing: false, problem: true, ourBug: true, severity: 4, junit: 'error' },
+  passed: { label: 'Passed', mark: 'PASS', failing: false, problem: false, ourBug: false, severity: 2, junit: 'passed', shownOnlyWhenPresent: false },
+  failed: { label: 'Failed', mark: 'FAIL', failing: true, problem: true, ourBug: false, severity: 4, junit: 'failure', shownOnlyWhenPresent: false },
+  errored: { label: 'Errored', mark: 'ERR ', failing: true, problem: true, ourBug: false, severity: 3, junit: 'error', shownOnlyWhenPresent: false },
+  skipped: { label: 'Skipped', mark: 'SKIP', failing: false, problem: false, ourBug: false, severity: 0, junit: 'skipped', shownOnlyWhenPresent: false },
+  // Not judged either, but no run could have judged it here: it leaves the verdict as it is (cli/policy/verdict.ts).
+  'not-applicable': { label: 'Not applicable', mark: 'N/A ', failing: false, problem: false, ourBug: false, severity: 1, junit: 'skipped', shownOnlyWhenPresent: true },
+  'suite-error': { label: 'Suite error', mark: 'BUG ', failing: false, problem: true, ourBug: true, severity: 5, junit: 'error', shownOnlyWhenPresent: true },
 };
 
 /** The outcomes in the order reports list them. */
-export const OUTCOMES: readonly Outcome[] = ['passed', 'failed', 'errored', 'skipped', 'suite-error'];
+export const OUTCOMES: readonly Outcome[] = ['passed', 'failed', 'errored', 'skipped', 'not-applicable', 'suite-error'];
 
 export function outcomeLabel(outcome: Outcome, level?: Level): string {
   return isObservation(outcome, level) ? 'Observed' : MEANING[outcome].label;
@@ -95,9 +99,10 @@ export function suiteBroke(run: RunOutcomes): boolean {
   return run.suiteErrors.length > 0 || run.rules.some((rule) => isOurBug(rule.status));
 }
 
-/** The outcomes a counts table shows, in report order: suite-error only in a run where the suite broke. */
+/** The outcomes a counts table shows, in report order: suite-error only in a run where the suite broke, not-applicable only where a rule was. */
 export function countedOutcomes(run: RunOutcomes): Outcome[] {
-  return OUTCOMES.filter((outcome) => !isOurBug(outcome) || suiteBroke(run));
+  return OUTCOMES.filter((outcome) => !MEANING[outcome].shownOnlyWhenPresent
+    || (isOurBug(outcome) ? suiteBroke(run) : run.rules.some((rule) => rule.status === outcome)));
 }
 
 /** A count of 0 for every outcome, in report order. */

@@ -3,10 +3,12 @@ import { NoAnswer, type NoAnswerReason } from '../http/no-answer.js';
 
 /**
  * What became of one check: the rule held, the target broke it, it could not be judged for a reason the
- * reader can act on (skipped) or because the target broke first (errored), or the suite's own code broke
- * (suite-error: a bug of petstore-conformance, which says nothing of the target).
+ * reader can act on (skipped) or because the target broke first (errored), no run could judge it on this
+ * target (not-applicable: what the target holds leaves the rule's situation out of every run's reach, such as a
+ * store so full that no page can show a pet a run creates), or the suite's own code broke (suite-error: a bug
+ * of petstore-conformance, which says nothing of the target).
  */
-export type Outcome = 'passed' | 'failed' | 'skipped' | 'errored' | 'suite-error';
+export type Outcome = 'passed' | 'failed' | 'skipped' | 'not-applicable' | 'errored' | 'suite-error';
 
 /** An exchange as a report carries it: the record plus the line that reproduces it. */
 export interface ExchangeEvidence {
@@ -128,7 +130,7 @@ export function findingsMessage(findings: readonly ViolationFacts[]): string {
  * `errored`: the target broke before the rule could be judged (no answer, no fixture).
  */
 export abstract class NotJudged extends Error {
-  abstract readonly outcome: 'skipped' | 'errored';
+  abstract readonly outcome: 'skipped' | 'not-applicable' | 'errored';
 
   /** `exchange`: the request that showed why, when there was one. */
   constructor(message: string, readonly exchange?: Exchange) {
@@ -142,6 +144,17 @@ export class SkipCheck extends NotJudged {
   readonly outcome = 'skipped';
 }
 
+/**
+ * No run could judge the rule on this target, as the run's own answers show: what the target holds puts the
+ * situation the rule speaks of out of reach (a store whose every page is full of older pets never lists one a run
+ * creates, and the spec shows no paging beyond limit). The reason says what the target showed and what target would
+ * judge it. It leaves a verdict certified: nothing a rerun could do would judge more.
+ */
+export class NotApplicable extends NotJudged {
+  override name = 'NotApplicable';
+  readonly outcome = 'not-applicable';
+}
+
 // Only a mistake in code can throw these: the target's bytes reach our code as parsed values and findings,
 // never as a TypeError. A plain Error (a fixture the target would not create) stays the target's.
 const PROGRAMMING_ERRORS = ['TypeError', 'ReferenceError', 'RangeError', 'SyntaxError', 'AssertionError'];
@@ -151,12 +164,12 @@ const PROGRAMMING_ERRORS = ['TypeError', 'ReferenceError', 'RangeError', 'Syntax
  * cancellation the reader can act on is a skip; a target that broke first leaves the rule errored.
  */
 const OUTCOME_OF_NO_ANSWER: Record<NoAnswerReason, 'skipped' | 'errored'> = {
-  cancelled: 'skipped', budget: 'skipped', 'wait-too-long': 'skipped',
+  cancelled: 'skipped', budget: 'skipped', 'wait-too-long': 'skipped', 'read-only': 'skipped',
   transport: 'errored', 'rate-limited': 'errored', 'not-judgeable': 'errored',
 };
 
 /** What a check that threw comes to: only what is no finding is thrown (a skip, a dead target, a bug of ours). */
-export function outcomeOfThrown(error: unknown): 'skipped' | 'errored' | 'suite-error' {
+export function outcomeOfThrown(error: unknown): 'skipped' | 'not-applicable' | 'errored' | 'suite-error' {
   if (error instanceof NotJudged) return error.outcome;
   if (error instanceof NoAnswer) return OUTCOME_OF_NO_ANSWER[error.reason];
   if (error instanceof Error && PROGRAMMING_ERRORS.includes(error.name)) return 'suite-error';

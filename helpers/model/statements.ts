@@ -253,7 +253,7 @@ export const CONS_10: ModelStatement = {
       const filtered = pet.source === 'listed' && new URL(pet.exchange.request.url).searchParams.has('status');
       return [{
         rule: 'CONS-10',
-        kind: pet.source === 'fetched' ? 'GET /pets/{petId} shows an invalid Pet' : `a ${filtered ? 'filtered' : 'unfiltered'} page lists an invalid Pet`,
+        kind: pet.source === 'fetched' ? 'GET /pets/{petId} shows an invalid Pet' : `${filtered ? 'a filtered' : 'an unfiltered'} page lists an invalid Pet`,
         example: `${placeOf(pet)}: ${problems.slice(0, 3).map((problem) => `${problem.path || '/'} ${problem.message}`).join('; ')}`,
         exchanges: [pet.exchange],
       }];

@@ -75,6 +75,10 @@ export class StoreModel {
    */
   readonly refusedNames = new Map<string, Exchange>();
   readonly maybeStored = new Set<string>();
+  /** Reads (a GET's body, a page's item) that showed a pet set aside: left out of the views, and counted so a reason can say so. */
+  asideReads = 0;
+  /** Every 2xx to a create, by the id it answered, set aside or not: an id answered to several is CREATE-04's finding. */
+  readonly creationsById = new Map<string, number>();
 
   /** The exchanges recorded so far, in order: a model extended with more must be given these first. */
   private recorded: readonly Exchange[] = [];
@@ -142,6 +146,7 @@ export class StoreModel {
   private recordCreation(exchange: Exchange, body: JsonObject): void {
     const id = idOf(body);
     if (id === undefined) return;
+    this.creationsById.set(id, (this.creationsById.get(id) ?? 0) + 1);
     this.addView({ id, source: 'created', fields: body, exchange });
     const sent = sentNewPet(exchange);
     if (sent && !this.setAside.has(id)) this.writes.push({ id, sent, exchange });
@@ -177,7 +182,10 @@ export class StoreModel {
   }
 
   private addView(view: PetView): void {
-    if (this.setAside.has(view.id)) return;
+    if (this.setAside.has(view.id)) {
+      if (view.source !== 'created') this.asideReads += 1;
+      return;
+    }
     this.views.set(view.id, [...(this.views.get(view.id) ?? []), view]);
   }
 
@@ -185,6 +193,22 @@ export class StoreModel {
     const id = isJsonObject(pet.body) ? idOf(pet.body) : undefined;
     if (id !== undefined && this.setAside.has(id)) return;
     this.shown.push(pet);
+  }
+
+  /**
+   * Why reads were left out of the model, when some were: the pets set aside, what set them aside, and the rule
+   * that judges the cause when a set-aside id was given to several created pets (so the pet sent PUT and DELETE
+   * stood for all of them). Undefined when no read showed a pet set aside.
+   */
+  asideReason(): string | undefined {
+    if (this.asideReads === 0) return undefined;
+    const ids = [...this.setAside];
+    const shared = ids.filter((id) => (this.creationsById.get(id) ?? 0) > 1);
+    const cause = shared.length > 0
+      ? `; the target gave ${shared.length === 1 ? `that id to ${this.creationsById.get(shared[0]!)} created pets` : `those ids to several created pets (${shared.map((id) => `${id}: ${this.creationsById.get(id)}`).join(', ')})`}, so every pet under ${shared.length === 1 ? 'it' : 'them'} was set aside with it (one id for several pets: CREATE-04 judges that)`
+      : '';
+    const methods = [...new Set(this.recorded.filter((exchange) => this.setAsideBy(exchange) !== undefined).map((exchange) => exchange.request.method))].join(', ');
+    return `the run's reads showed ${this.asideReads} pet(s) under ${ids.length === 1 ? 'an id' : 'ids'} set aside (${ids.join(', ')}): the run sent ${methods} to ${ids.length === 1 ? 'it' : 'them'} (REQ-01), methods the spec does not name and a server may implement, so nothing is expected of ${ids.length === 1 ? 'it' : 'them'}${cause}`;
   }
 
   /** The ids two or more of the run's writes were answered with: CREATE-04's finding, not one pet seen twice. */

@@ -43,7 +43,7 @@ describe('a rule with nothing to judge is skipped, naming what was missing', () 
     expect(run.report.created.reused).toHaveLength(1);
     expect(ruleOf(run.report, 'LIST-02')).toEqual({
       status: 'skipped',
-      message: expect.stringMatching(/^the run created 2\d pets \(2\d POSTs answered 201\), but those answers and the listings show only 1 distinct pet id\(s\), so a default page of 20 cannot be told from a short store \(one id for several pets\? see CREATE-04\)$/),
+      message: expect.stringMatching(/^the run created 2\d pets \(2\d POSTs answered 201\), but those answers and the listings show only 1 distinct pet id\(s\): 2\d creates were answered with 1 id\(s\) \(one id for several pets: CREATE-04 judges that\), so a default page of 20 cannot be told from a short store$/),
     });
   }, TIMEOUT_MS);
 

@@ -18,8 +18,12 @@ import { getRule } from '../../helpers/spec/catalog.js';
 import { AREA_ORDER } from '../../helpers/spec/facts.js';
 import { defectById, DEFECTS, type DefectSpec } from '../defects/catalog.js';
 import type { CliRun } from '../support/cli.js';
+import type { RunningReferenceServer } from '../../server/reference-server.js';
 import { certifyInProcess } from '../support/in-process.js';
 import { diffAgainst, formatDiff, FUZZING_KINDS, FUZZING_SAMPLE, harnessPlan, isCaught, outputTail, timedInChildSlot, unexplainedFuzzing, type RuleDiff } from '../support/harness.js';
+import { falseReasons } from '../support/skip-claims.js';
+import { unreproduced } from '../support/reproduce.js';
+import { runWordingProblems } from '../support/wording.js';
 
 // --strict makes a SHOULD failure turn the verdict too, so exit code 1 is the user-visible proof
 // that a defect was caught whether it breaks a MUST or only a SHOULD rule.
@@ -105,13 +109,21 @@ export function describeDefectRuns(partFile: string): void {
         const fuzzing = fuzzingSample(defect, areas);
         const args = [...CLI_ARGS, '--only', areas.join(','), ...fuzzing, ...(defectById(defect.id).cliArgs ?? [])];
         const plan = harnessPlan(defectById(defect.id).options, areas, fuzzing.length > 0);
-        const { result: run, ms: wallMs } = await timedInChildSlot(() => certifyInProcess({ defects: [defect.id], ...plan }, args, { timeoutMs: RUN_TIMEOUT_MS }));
+        // Every curl line the failing run prints is run against the server that produced it, before it stops.
+        let notReproduced: string[] = [];
+        const whileUp = async (ended: CliRun, server: RunningReferenceServer) => {
+          if (ended.report) notReproduced = await unreproduced(ended.stdout, ended.report, server, ended.reportDir);
+        };
+        const { result: run, ms: wallMs } = await timedInChildSlot(() => certifyInProcess({ defects: [defect.id], ...plan }, args, { timeoutMs: RUN_TIMEOUT_MS, whileUp }));
         const diff = diffAgainst(defect.rules, run.report, defectById(defect.id).byChance);
         const caught = run.report !== undefined && run.code === 1 && isCaught(diff);
         outcomes.set(defect.id, { caught, wallMs, reportMs: run.report?.durationMs });
         if (run.report === undefined) expect.fail(`defect ${defect.id}: the run exited ${run.code} without report.json\n${outputTail(run)}`);
         if (!caught) expect.fail(verdictText(defect, run, diff));
         expect(unexplainedFuzzing(run), `defect ${defect.id}: each fuzzing failure shows a counterexample replayable under the run's seed`).toEqual([]);
+        expect(falseReasons(run.reportDir, run.report!), `defect ${defect.id}: skip reasons the run's own HAR contradicts`).toEqual([]);
+        expect(notReproduced, `defect ${defect.id}: printed curl lines that do not get their recorded status back`).toEqual([]);
+        expect(runWordingProblems(run), `defect ${defect.id}: words and figures a reader would stumble on`).toEqual([]);
       }, TEST_TIMEOUT_MS);
     }
   });

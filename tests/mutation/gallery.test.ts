@@ -7,6 +7,8 @@ import type { ReferenceServerOptions } from '../../server/options.js';
 import { VARIANTS, variantById, type VariantId, type VariantSpec } from '../variants/catalog.js';
 import { certifyInProcess } from '../support/in-process.js';
 import { brokenRules, formatDiff, FUZZING_SAMPLE, harnessPlan, outputTail, timed, timedInChildSlot } from '../support/harness.js';
+import { falseReasons } from '../support/skip-claims.js';
+import { runWordingProblems } from '../support/wording.js';
 
 // --strict: a SHOULD accusation against a conforming server is a false alarm too, so it must not
 // pass silently behind a MUST-only verdict.
@@ -77,6 +79,9 @@ describe.concurrent('every conforming variant of the reference server is certifi
       // Exit 0 also covers an "incomplete" run; a variant only counts as certified when no MUST was skipped.
       const skippedMusts = report.rules.filter((rule) => rule.level === 'MUST' && rule.status === 'skipped').map((rule) => `${rule.id}: ${rule.message}`);
       expect({ verdict: report.verdict, skippedMusts }, 'the verdict (incomplete: MUST rules were skipped)').toEqual({ verdict: 'certified', skippedMusts: [] });
+      // Every reason a rule was not judged states what the run saw: each fact it states must be in the run's own HAR.
+      expect(falseReasons(run.reportDir, report, { strict: true }), 'skip reasons the run\'s HAR contradicts, or that state nothing checked').toEqual([]);
+      expect(runWordingProblems(run), 'words and figures a reader would stumble on ("1 pets", "a unfiltered", "5006.699951171875 ms")').toEqual([]);
       // A suite that ignores 429s gets the key banned; the spec asks clients to back off instead.
       expect(run.server.stats().bannedKeys, 'keys the server banned for sending on after a 429').toEqual([]);
       if (recovery) expect(report.rules.find((rule) => rule.id === 'RATE-11')?.status, 'RATE-11, judged after waiting out Retry-After').toBe('passed');

@@ -19,15 +19,20 @@ import { scratchDir } from './scratch.js';
 /** As runCli's, a run that takes longer is cut off. */
 const DEFAULT_TIMEOUT_MS = 120_000;
 
-/** As certify, the run in this process; the report is read back from report.json as a user would read it. */
-export async function certifyInProcess(serverOptions: SwitchedServerOptions, args: readonly string[] = [], options: { timeoutMs?: number } = {}): Promise<CliRun & { server: RunningReferenceServer }> {
+/**
+ * As certify, the run in this process; the report is read back from report.json as a user would read it.
+ * `whileUp` is given the run while its server still answers (to run the curl lines it printed, say).
+ */
+export async function certifyInProcess(serverOptions: SwitchedServerOptions, args: readonly string[] = [], options: { timeoutMs?: number; whileUp?: (run: CliRun, server: RunningReferenceServer) => Promise<void> } = {}): Promise<CliRun & { server: RunningReferenceServer }> {
   const server = await startReferenceServer(withSwitches({ apiKeys: ['test-key-4f9a1c'], ...serverOptions }));
   // A defect below the seams stands the server behind a front of its kind, which the run then talks to.
   const kind = frontOf(serverOptions);
   const front = kind ? await startFront(kind, Number(new URL(server.url).port)) : undefined;
   const url = front ? `http://127.0.0.1:${front.port}${new URL(server.url).pathname}` : server.url;
   try {
-    return { ...await runInProcess(['--base-url', url, ...args], server.apiKey, { timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS }), server };
+    const run = await runInProcess(['--base-url', url, ...args], server.apiKey, { timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS });
+    await options.whileUp?.(run, server);
+    return { ...run, server };
   } finally {
     await front?.close();
     await server.close();

@@ -88,9 +88,9 @@ export function sampleReport(overrides: Partial<Report> = {}): Report {
     verdict: 'not-certified',
     exitCode: 1,
     counts: {
-      MUST: { passed: 1, failed: 2, skipped: 1, errored: 0, 'suite-error': 0 },
-      SHOULD: { passed: 0, failed: 0, skipped: 0, errored: 1, 'suite-error': 0 },
-      INFO: { passed: 1, failed: 0, skipped: 0, errored: 0, 'suite-error': 0 },
+      MUST: { passed: 1, failed: 2, skipped: 1, 'not-applicable': 0, errored: 0, 'suite-error': 0 },
+      SHOULD: { passed: 0, failed: 0, skipped: 0, 'not-applicable': 0, errored: 1, 'suite-error': 0 },
+      INFO: { passed: 1, failed: 0, skipped: 0, 'not-applicable': 0, errored: 0, 'suite-error': 0 },
     },
     requests: { total: 2, byArea: { listing: 1, creating: 1 } },
     created: { count: 0, ids: [] },

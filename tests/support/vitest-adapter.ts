@@ -76,6 +76,8 @@ export function describeSuite(suite: Suite): void {
         for (const observation of meta.observations) await annotate(run.redactor.redact(observation));
         const message = run.redactor.redact(meta.message ?? '');
         if (meta.outcome === 'skipped') skip(message);
+        // A test runner has no outcome for "no run could judge this here": a skip, with the reason saying so.
+        if (meta.outcome === 'not-applicable') skip(`not applicable: ${message}`);
         if (meta.outcome === 'failed') throw new RuleViolation(message);
         if (meta.outcome === 'errored' || meta.outcome === 'suite-error') throw new Error(`${meta.outcome}: ${message}`);
       });

@@ -17,11 +17,11 @@ import {
 import { everyOutcomeReport } from '../support/sample-report.js';
 
 // Every outcome the type allows, once: adding one to `Outcome` fails to compile here until it is given a meaning.
-const EVERY_OUTCOME: Record<Outcome, true> = { passed: true, failed: true, errored: true, skipped: true, 'suite-error': true };
+const EVERY_OUTCOME: Record<Outcome, true> = { passed: true, failed: true, errored: true, skipped: true, 'not-applicable': true, 'suite-error': true };
 
 describe('the meaning of each outcome', () => {
   it('lists the outcomes in report order, each once, and no other', () => {
-    expect(OUTCOMES).toEqual(['passed', 'failed', 'errored', 'skipped', 'suite-error']);
+    expect(OUTCOMES).toEqual(['passed', 'failed', 'errored', 'skipped', 'not-applicable', 'suite-error']);
     expect(new Set(OUTCOMES).size).toBe(OUTCOMES.length);
     expect([...OUTCOMES].sort()).toEqual(Object.keys(EVERY_OUTCOME).sort());
   });
@@ -32,6 +32,7 @@ describe('the meaning of each outcome', () => {
       ['failed', 'Failed', 'FAIL'],
       ['errored', 'Errored', 'ERR '],
       ['skipped', 'Skipped', 'SKIP'],
+      ['not-applicable', 'Not applicable', 'N/A '],
       ['suite-error', 'Suite error', 'BUG '],
     ]);
     expect(new Set(OUTCOMES.map((outcome) => outcomeLabel(outcome))).size).toBe(OUTCOMES.length);
@@ -45,15 +46,16 @@ describe('the meaning of each outcome', () => {
     expect([outcomeLabel('failed', 'INFO'), outcomeLabel('passed', 'MUST')]).toEqual(['Failed', 'Passed']);
   });
 
-  it('puts each outcome in exactly one of four meanings: held, failing, not judged, our own bug', () => {
+  it('puts each outcome in exactly one of five meanings: held, failing, not judged, out of every run\'s reach, our own bug', () => {
     const meaningOf = (outcome: Outcome) => [
       outcome === 'passed' && 'held',
       isFailing(outcome) && 'failing',
       outcome === 'skipped' && 'not judged',
+      outcome === 'not-applicable' && 'out of reach',
       isOurBug(outcome) && 'our bug',
     ].filter(Boolean);
     expect(OUTCOMES.map((outcome) => [outcome, ...meaningOf(outcome)])).toEqual([
-      ['passed', 'held'], ['failed', 'failing'], ['errored', 'failing'], ['skipped', 'not judged'], ['suite-error', 'our bug'],
+      ['passed', 'held'], ['failed', 'failing'], ['errored', 'failing'], ['skipped', 'not judged'], ['not-applicable', 'out of reach'], ['suite-error', 'our bug'],
     ]);
   });
 
@@ -64,13 +66,13 @@ describe('the meaning of each outcome', () => {
 
   it('ranks the outcomes strictly, our own bug above all, so the worst of several checks is one outcome', () => {
     const ranked = [...OUTCOMES].sort((a, b) => (outranks(a, b) ? 1 : outranks(b, a) ? -1 : 0));
-    expect(ranked).toEqual(['skipped', 'passed', 'errored', 'failed', 'suite-error']);
+    expect(ranked).toEqual(['skipped', 'not-applicable', 'passed', 'errored', 'failed', 'suite-error']);
     for (const a of OUTCOMES) for (const b of OUTCOMES) if (a !== b) expect(outranks(a, b)).not.toBe(outranks(b, a));
   });
 
   it('shows each outcome in junit.xml as one kind: a broken rule a failure, one that could not run an error', () => {
     expect(OUTCOMES.map((outcome) => [outcome, junitKind(outcome)])).toEqual([
-      ['passed', 'passed'], ['failed', 'failure'], ['errored', 'error'], ['skipped', 'skipped'], ['suite-error', 'error'],
+      ['passed', 'passed'], ['failed', 'failure'], ['errored', 'error'], ['skipped', 'skipped'], ['not-applicable', 'skipped'], ['suite-error', 'error'],
     ]);
   });
 
@@ -85,14 +87,14 @@ describe('the verdict and every report ask the one meaning', () => {
   const report = everyOutcomeReport();
   const problems = report.rules.filter((rule) => isProblem(rule.status));
 
-  it('the verdict: a failing MUST rule refuses, a skipped one or our own bug leaves it incomplete', () => {
+  it('the verdict: a failing MUST rule refuses, a skipped one or our own bug leaves it incomplete, one no run could judge leaves it be', () => {
     const run = (rule: RuleResult, strict = false) => {
       const { verdict, exitCode } = judgeRun({ rules: [rule], strict, suiteErrors: [] });
       return `${verdict} ${exitCode}`;
     };
     const must = report.rules.filter((rule) => rule.level === 'MUST');
     expect(must.map((rule) => [rule.status, run(rule)])).toEqual([
-      ['passed', 'certified 0'], ['failed', 'not-certified 1'], ['errored', 'not-certified 1'], ['skipped', 'incomplete 0'], ['suite-error', 'incomplete 4'],
+      ['passed', 'certified 0'], ['failed', 'not-certified 1'], ['errored', 'not-certified 1'], ['skipped', 'incomplete 0'], ['not-applicable', 'certified 0'], ['suite-error', 'incomplete 4'],
     ]);
     for (const rule of report.rules.filter((candidate) => candidate.level === 'SHOULD')) {
       expect(run(rule, true).startsWith('not-certified'), rule.id).toBe(isFailing(rule.status));
@@ -102,7 +104,7 @@ describe('the verdict and every report ask the one meaning', () => {
   it('the baseline: a listed rule is known when failing, now passing when passed; unlisted failing rules are regressions', () => {
     const listed = { file: 'b.txt', entries: report.rules.filter((rule) => rule.level === 'MUST').map((rule, index) => ({ id: rule.id, line: index + 1 })) };
     expect(judgeBaseline(report.rules, listed, true)).toEqual({
-      file: 'b.txt', known: ['MUST-failed', 'MUST-errored'], nowPassing: ['MUST-passed'], notJudged: ['MUST-skipped', 'MUST-suite-error'], unlisted: ['SHOULD-failed', 'SHOULD-errored'],
+      file: 'b.txt', known: ['MUST-failed', 'MUST-errored'], nowPassing: ['MUST-passed'], notJudged: ['MUST-skipped', 'MUST-not-applicable', 'MUST-suite-error'], unlisted: ['SHOULD-failed', 'SHOULD-errored'],
     });
     expect(failingRules({ ...report, options: { strict: true } }).map((rule) => rule.id)).toEqual(report.rules.filter((rule) => failsTheRun(rule, true)).map((rule) => rule.id));
   });

@@ -1,3 +1,4 @@
+import MarkdownIt from 'markdown-it';
 import { describe, expect, it } from 'vitest';
 import { toSummaryMarkdown } from '../../cli/reports/summary-md.js';
 import { sampleReport } from '../support/sample-report.js';
@@ -17,6 +18,17 @@ describe('summary.md', () => {
     report.rules[1]!.message = 'saw `x` | *y* [link](http://evil.example)\n<img src=x>';
     const line = toSummaryMarkdown(report).split('\n').find((candidate) => candidate.startsWith('- `CREATE-03`'))!;
     expect(line).toBe('- `CREATE-03` MUST do what CREATE-03 says: saw \\`x\\` \\| \\*y\\* \\[link\\](http://evil.example) \\<img src=x\\>');
+  });
+
+  it('keeps the spaces of a finding about spaces, as the rendered page shows them', () => {
+    // A name whose spaces the server changed: two leading spaces and a double space inside, stored as one each.
+    const report = sampleReport();
+    report.rules[1]!.message = 'name: expected "  Rex  the  dog", saw " Rex the dog"';
+    const line = toSummaryMarkdown(report).split('\n').find((candidate) => candidate.startsWith('- `CREATE-03`'))!;
+    // What a reader sees: the HTML Markdown gives, with its runs of plain spaces shown as one, as a browser shows them.
+    const shown = new MarkdownIt().renderInline(line).replace(/<[^>]+>/g, '').replace(/&quot;/g, '"')
+      .replace(/ +/g, ' ').replace(/\u00a0|&nbsp;/g, ' ');
+    expect(shown).toContain('expected "  Rex  the  dog", saw " Rex the dog"');
   });
 
   it('marks failures the baseline knows, and says what the baseline asks for', () => {

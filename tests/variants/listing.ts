@@ -108,4 +108,19 @@ export const LISTING_VARIANTS = [
     description: 'holds 137 pets other clients created before the run, of every status (a staging server someone else uses): the spec says nothing of what a store holds',
     options: { preload: 137 },
   },
+  // Lived-in stores: every staging store holds pets before a run. The suite sizes its fixtures from what the store
+  // shows, and a rule that no run could judge there (a pet of the run listed on a page full of older pets) is not
+  // applicable, so both end certified.
+  {
+    id: 'lived-in-few',
+    area: 'listing',
+    description: 'holds a few pets of each status before the run (3 available, 3 pending, 3 sold): no status fills a default page',
+    options: { preload: 9 },
+  },
+  {
+    id: 'lived-in-thousands',
+    area: 'listing',
+    description: 'holds 3,000 pets before the run, listed oldest first: every page of every status is full before the run creates a pet',
+    options: { preload: 3_000 },
+  },
 ] as const satisfies readonly VariantSpec[];

@@ -1,0 +1,28 @@
+// The README's figures of what the project holds agree with what it holds: a count of rules, defects or variants
+// that drifts (the README said 69 rules where --list showed 94) misleads the reader of every other figure.
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { packagePath } from '../../helpers/package-root.js';
+import { activeRules } from '../../helpers/spec/catalog.js';
+import { DEFECTS } from '../defects/catalog.js';
+import { VARIANTS } from '../variants/catalog.js';
+
+const README = readFileSync(packagePath('README.md'), 'utf8');
+
+/** Every number the README puts before the words that name what it counts. */
+function figures(pattern: RegExp): number[] {
+  return [...README.matchAll(pattern)].map((match) => Number(match[1]));
+}
+
+describe('the README', () => {
+  it('gives the number of rules the catalog holds wherever it counts them', () => {
+    const counted = figures(/\ball (\d+) rules\b/g);
+    expect(counted.length).toBeGreaterThan(0);
+    expect(new Set(counted)).toEqual(new Set([activeRules().length]));
+  });
+
+  it('gives the number of defects of the mutation harness and of variants of the gallery', () => {
+    expect(figures(/once per defect in `[^`]+` \((\d+),/g)).toEqual([DEFECTS.length]);
+    expect(figures(/every conforming variant in `[^`]+` \((\d+):/g)).toEqual([VARIANTS.length]);
+  });
+});
