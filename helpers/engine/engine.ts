@@ -17,13 +17,15 @@ type Lane = readonly Check[];
  * Runs the checks of one run on its context, in two stages.
  *
  * First the areas that send requests of their own and judge their own answers: each area is a lane that takes its
- * checks in the order it declares them (what reads what), and the lanes run together. A check waits for no other
- * area, so the requests of one area's chain are in flight while another's wait for their answers: the run is as long
- * as its longest chain or its requests over --concurrency, not the sum of every area's chain.
+ * checks in the order it declares them (what reads what), one area after another in catalog order. Within an area,
+ * consecutive concurrent checks are in flight together. Areas are not run side by side: what a check asks often
+ * rests on what the run has learnt so far (the highest pet id, how many pets of a status it has seen, the fixtures
+ * the checks take turns to create), and with areas interleaved by timing, neither a second run nor `verify`'s
+ * replay of the recording could ask the same; the run would not be judged alike twice.
  *
  * Then, one after another in catalog order, what judges the whole run: each check marked `wholeRun` (every 401 the run
  * saw, every id it was answered) and each area made of such checks (the store model, the errors, the rate limits, the
- * 429 probe last). They see every exchange the first stage recorded, whatever order its lanes ended in, so their
+ * 429 probe last). They see every exchange the first stage recorded, whatever order its answers came in, so their
  * verdict does not depend on timing.
  *
  * Every outcome is an event, passed on in catalog order whatever order the checks ended in; the results come back too.
@@ -43,18 +45,14 @@ export async function runSuites(run: RunContext, suites: readonly Suite[], emit:
   };
 
   const sending = suites.filter((each) => !each.wholeRun);
-  // The areas some check waits for are the run's critical path: their requests go first whenever several wait.
-  const awaited = new Set(suites.flatMap((each) => each.checks.flatMap((check) => check.after.filter((area) => area !== check.rule.area))));
-  const urgent = new Set(suites.filter((each) => awaited.has(each.area)).flatMap((each) => each.checks.map((check) => check.rule.id)));
-  run.client.preferRules((rule) => urgent.has(rule));
-  // Each lane's end, for the checks that wait for another area (`after`); an area not in this run has nothing to wait for.
-  const laneEnds = new Map<string, Promise<void>>();
-  const waitFor = (areas: readonly string[]) => Promise.all(areas.map((area) => laneEnds.get(area)));
+  const order = sending.map((each) => each.area);
+  // What a check waits for (`after`) has ended before its area begins; one that waits for an area run after its own is
+  // declared in the wrong order: a bug of ours, refused before any request.
   for (const each of sending) {
-    const lane = each.checks.filter((check) => !check.wholeRun);
-    laneEnds.set(each.area, Promise.resolve().then(() => runLane(lane, judge, waitFor)));
+    const late = each.checks.flatMap((check) => check.after.filter((area) => order.indexOf(area) > order.indexOf(each.area)).map((area) => `${check.rule.id} waits for the ${area} area, which runs after its own`));
+    if (late.length > 0) throw new Error(late.join('; '));
   }
-  await Promise.all(laneEnds.values());
+  for (const each of sending) await runLane(each.checks.filter((check) => !check.wholeRun), judge);
   const judgingTheRun = suites.flatMap((each) => (each.wholeRun ? [] : each.checks.filter((check) => check.wholeRun)));
   await runLane(judgingTheRun.map(alone), judge);
   const byCatalog = (a: Suite, b: Suite) => catalogIndex(a.checks[0]!) - catalogIndex(b.checks[0]!);
@@ -68,16 +66,10 @@ function alone(check: Check): Check {
 }
 
 /** Takes a lane's checks in turn: consecutive concurrent ones together (at most CHECKS_AT_ONCE), any other alone. */
-async function runLane(lane: Lane, judge: (check: Check) => Promise<void>, waitFor?: (areas: readonly string[]) => Promise<unknown>): Promise<void> {
-  const inTurn = async (check: Check) => {
-    // A check never waits for its own area: that area ends only once the check has.
-    const after = check.after.filter((area) => area !== check.rule.area);
-    if (after.length > 0 && waitFor) await waitFor(after);
-    await judge(check);
-  };
+async function runLane(lane: Lane, judge: (check: Check) => Promise<void>): Promise<void> {
   for (const group of groupsOf(lane)) {
-    if (group.concurrent) await inTurns(group.checks, CHECKS_AT_ONCE, inTurn);
-    else for (const check of group.checks) await inTurn(check);
+    if (group.concurrent) await inTurns(group.checks, CHECKS_AT_ONCE, judge);
+    else for (const check of group.checks) await judge(check);
   }
 }
 

@@ -172,7 +172,6 @@ export class PetstoreClient {
   private readonly queue: Array<{ rule: string | undefined; go: () => void }> = [];
   /** Requests in flight, by the rule whose check sent them. */
   private readonly inFlight = new Map<string | undefined, number>();
-  private urgent: (rule: string) => boolean = () => false;
   private readonly cancellation: CancellationWatch | undefined;
   private readonly clock: RunClock;
   private diagnosis: Diagnosis | undefined;
@@ -348,19 +347,9 @@ export class PetstoreClient {
     }
   }
 
-  /**
-   * Says which checks' requests go first when several wait: those of a rule `urgent` holds, the checks other checks
-   * wait for (the engine knows which). Among the rest, fewest in flight first, as always.
-   */
-  preferRules(urgent: (rule: string) => boolean): void {
-    this.urgent = urgent;
-  }
-
-  /** Takes the waiting request of an urgent check, else whose check has the fewest requests in flight; the earliest on a tie. */
+  /** Takes the waiting request whose check has the fewest requests in flight; the earliest on a tie. */
   private nextWaiting(): { go: () => void } | undefined {
-    const rank = (rule: string | undefined) => (rule !== undefined && this.urgent(rule) ? 0 : 1);
-    const before = (a: { rule: string | undefined }, b: { rule: string | undefined }) => rank(a.rule) - rank(b.rule)
-      || (this.inFlight.get(a.rule) ?? 0) - (this.inFlight.get(b.rule) ?? 0);
+    const before = (a: { rule: string | undefined }, b: { rule: string | undefined }) => (this.inFlight.get(a.rule) ?? 0) - (this.inFlight.get(b.rule) ?? 0);
     let best = -1;
     for (const [index, waiting] of this.queue.entries()) if (best === -1 || before(waiting, this.queue[best]!) < 0) best = index;
     return best === -1 ? undefined : this.queue.splice(best, 1)[0];

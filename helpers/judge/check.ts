@@ -46,7 +46,7 @@ export interface CheckOptions {
   wholeRun?: boolean;
   /**
    * Areas whose checks must all have ended before this one begins: it judges by what they sent (every pet they
-   * created), and needs all of it whatever their timing. The other areas run on beside it.
+   * created), and needs all of it. Areas run in catalog order, so these come before its own (the engine refuses others).
    */
   after?: readonly Area[];
 }

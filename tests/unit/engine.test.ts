@@ -1,5 +1,5 @@
-// The engine runs the checks of a run in the CLI's own process: the areas that send as lanes side by side, then what
-// judges the whole run in catalog order; in a lane consecutive concurrent checks together (at most five at once) and
+// The engine runs the checks of a run in the CLI's own process: the areas that send one after another, then what
+// judges the whole run in catalog order; in an area consecutive concurrent checks together (at most five at once) and
 // every other check alone; each outcome an event in catalog order.
 import { describe, expect, it } from 'vitest';
 import { runSuites } from '../../helpers/engine/engine.js';
@@ -109,7 +109,7 @@ describe('the engine', () => {
     expect(events.map((event) => event.kind)).toEqual(['check-started', 'check-ended']);
   });
 
-  it('runs the areas that send side by side, each in its own order, and then what judges the whole run, in catalog order', async () => {
+  it('runs the areas that send one after another, each in its own order, and then what judges the whole run, in catalog order', async () => {
     const log: string[] = [];
     const step = (id: string, ms: number) => async () => {
       log.push(`start ${id}`);
@@ -122,12 +122,21 @@ describe('the engine', () => {
       suite('errors', [check('ERR-01', step('ERR-01', 5))], { wholeRun: true }),
       suite('consistency', [check('CONS-01', step('CONS-01', 5))], { wholeRun: true }),
     ]);
-    // The auth lane does not wait for the listing lane, and keeps its own order.
-    expect(log.indexOf('start AUTH-01')).toBeLessThan(log.indexOf('end LIST-01'));
+    // Listing first, then auth in its own order: what an area asks may rest on what the areas before it learnt.
+    expect(log.slice(0, 4)).toEqual(['start LIST-01', 'end LIST-01', 'start LIST-02', 'end LIST-02']);
     expect(log.indexOf('start AUTH-09')).toBeGreaterThan(log.indexOf('end AUTH-01'));
     // AUTH-08 judges the whole run: after both lanes, before the areas that judge the whole run, which keep catalog order.
     const lanesEnded = Math.max(log.indexOf('end LIST-02'), log.indexOf('end AUTH-09'));
     expect(log.indexOf('start AUTH-08')).toBeGreaterThan(lanesEnded);
     expect(log.slice(-6)).toEqual(['start AUTH-08', 'end AUTH-08', 'start CONS-01', 'end CONS-01', 'start ERR-01', 'end ERR-01']);
+  });
+
+  it('refuses a check that waits for an area run after its own, rather than judging it without what it waits for', async () => {
+    const events: RunEvent[] = [];
+    await expect(runAll([
+      suite('listing', [check('LIST-01', async () => {}, { after: ['fuzzing'] })]),
+      suite('fuzzing', [check('FUZZ-01', async () => {})]),
+    ], events)).rejects.toThrow('LIST-01 waits for the fuzzing area, which runs after its own');
+    expect(events.filter((event) => event.kind === 'check-started')).toEqual([]);
   });
 });
