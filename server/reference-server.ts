@@ -31,6 +31,8 @@ export interface RunningReferenceServer {
    * (or a test reproducing a finding) then meets the server as a new window finds it, without waiting it out.
    */
   resetRateLimits(): void;
+  /** Every pet the store holds, whatever a page of the API can show (at most 100): what a run left behind. */
+  storedPets(): ReadonlyArray<{ id: bigint; name?: string | null }>;
 }
 
 /** Starts the server on loopback (by default) and resolves once it listens. */
@@ -45,6 +47,7 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
     close: () => app.close(),
     stats: () => ctx.limiter.stats(),
     resetRateLimits: () => ctx.limiter.reset(),
+    storedPets: () => ctx.store.all(),
   };
 }
 

@@ -297,12 +297,14 @@ export function evidenceIn(reportDir: string, report: Report): Evidence {
 
 /** The areas whose checks judge what the whole run sent: they run after every other area, one after another in catalog order. */
 const WHOLE_RUN_AREAS: ReadonlySet<string> = new Set(SUITES.filter((suite) => suite.wholeRun).map((suite) => suite.area));
+/** The checks of the sending areas that judge the whole run too (CREATE-04, AUTH-08): they run once those areas have ended. */
+const WHOLE_RUN_CHECKS: ReadonlySet<string> = new Set(SUITES.filter((suite) => !suite.wholeRun).flatMap((suite) => suite.checks.filter((check) => check.wholeRun).map((check) => check.rule.id)));
 
 /**
  * The evidence as a rule's check had it when it was judged. A check that sent requests had, at most, every answer that
- * came before its last one. A check of an area that judges the whole run and sent nothing had every area before it in
- * catalog order (they run after all the others, in that order). Any other check that sent nothing ran beside the other
- * areas, which may or may not have been answered yet: it is held only to its own area's answers, which it surely had.
+ * came before its last one. One that sent nothing had what ran before it: the sending areas run one after another in
+ * catalog order, then the checks that judge the whole run, then the whole-run areas in catalog order. Of its own
+ * area it is held to every check's answers, which it may not all have had (checks of an area run together).
  * A reason says what the run had shown when the rule was judged.
  */
 function asJudged(evidence: Evidence, ruleId: string, area: string): Evidence {
@@ -311,11 +313,14 @@ function asJudged(evidence: Evidence, ruleId: string, area: string): Evidence {
     const last = Math.max(...own);
     return { ...evidence, seen: evidence.seen.filter((seen) => seen.seq <= last) };
   }
-  const place = (rule: string | undefined) => (rule === undefined ? -1 : AREA_ORDER.indexOf(getRule(rule).area));
+  const place = (rule: string) => AREA_ORDER.indexOf(getRule(rule).area);
   const ownPlace = AREA_ORDER.indexOf(area as (typeof AREA_ORDER)[number]);
+  const sending = (rule: string) => !WHOLE_RUN_AREAS.has(getRule(rule).area) && !WHOLE_RUN_CHECKS.has(rule);
   const had = WHOLE_RUN_AREAS.has(area)
     ? (seen: Seen) => seen.rule === undefined || !WHOLE_RUN_AREAS.has(getRule(seen.rule).area) || place(seen.rule) <= ownPlace
-    : (seen: Seen) => seen.rule !== undefined && getRule(seen.rule).area === area;
+    : WHOLE_RUN_CHECKS.has(ruleId)
+      ? (seen: Seen) => seen.rule === undefined || sending(seen.rule)
+      : (seen: Seen) => seen.rule !== undefined && sending(seen.rule) && place(seen.rule) <= ownPlace;
   return { ...evidence, seen: evidence.seen.filter(had) };
 }
 
