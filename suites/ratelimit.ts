@@ -485,7 +485,7 @@ export default suite('ratelimit', [
       const times = statedTimes(exchange);
       return times ? [{ exchange, times }] : [];
     });
-    if (stated.length === 0) ctx.skip(`no 429 stated both a usable Retry-After and an X-RateLimit-Reset within the day ahead (RATE-05, RATE-08, RATE-10 report which is missing or malformed), so their times cannot be compared`);
+    if (stated.length === 0) ctx.skip(`no 429 stated both a Retry-After that can be read and an X-RateLimit-Reset within the day ahead (RATE-05, RATE-08, RATE-10 report which is missing or malformed), so their times cannot be compared`);
     const broken = stated.filter(({ times }) => timesDisagree(times) !== undefined);
     const first = broken[0];
     if (first) {
@@ -499,8 +499,13 @@ export default suite('ratelimit', [
   check('RATE-17', async (ctx) => {
     await ensureSamples(ctx);
     // Every answer of the run, the probe's included: the probe is what fills a window to its Limit.
-    const windows = servedWindows(ctx);
-    if (windows.length === 0) ctx.skip(notCarried(ctx, ['x-ratelimit-limit', 'x-ratelimit-reset'], 'no window whose served requests can be counted'));
+    const { windows, outOfTime } = servedWindows(ctx);
+    if (windows.length === 0) {
+      // Both carried as integers, but every Reset already past when it came (a delta, milliseconds, a local clock): no window to count in.
+      ctx.skip(outOfTime > 0
+        ? `every one of the ${outOfTime} answer(s) served with the key that carried X-RateLimit-Limit and X-RateLimit-Reset as integers named a Reset already past when it came, or came in its last second, so no window whose served requests can be counted is known (RATE-05 reports the Reset values)`
+        : notCarried(ctx, ['x-ratelimit-limit', 'x-ratelimit-reset'], 'no window whose served requests can be counted'));
+    }
     for (const window of windows.filter((each) => each.served.length > each.limit)) {
       ctx.violation({
         what: `the window whose X-RateLimit-Reset is ${window.reset}`,
@@ -547,20 +552,25 @@ interface ServedWindow {
  * A fixed window serves at most its Limit under one Reset; a token bucket or a sliding log moves its Reset on as it
  * admits requests, and serves no more under one Reset than it gives back in a second, less than its Limit.
  */
-function servedWindows(ctx: CheckContext): ServedWindow[] {
+function servedWindows(ctx: CheckContext): { windows: ServedWindow[]; outOfTime: number } {
   const windows = new Map<number, ServedWindow>();
+  let outOfTime = 0;
   for (const exchange of ctx.client.exchanges) {
     const response = exchange.response;
     if (!response || response.status < 200 || response.status > 299 || credentialOf(exchange.request.auth) !== 'key') continue;
     if (operationOf(exchange, ctx.config.baseUrl) === undefined) continue;
     const { limit, reset } = readRateLimitHeaders(response.headers);
-    if (limit === undefined || reset === undefined || resetAlreadyPast(exchange) || inLastSecondBeforeReset(exchange)) continue;
+    if (limit === undefined || reset === undefined) continue;
+    if (resetAlreadyPast(exchange) || inLastSecondBeforeReset(exchange)) {
+      outOfTime += 1;
+      continue;
+    }
     const window = windows.get(reset) ?? { reset, limit, served: [] };
     window.limit = Math.max(window.limit, limit);
     window.served.push(exchange);
     windows.set(reset, window);
   }
-  return [...windows.values()];
+  return { windows: [...windows.values()], outOfTime };
 }
 
 function anotherClient(ctx: CheckContext): string | undefined {

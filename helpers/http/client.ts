@@ -51,6 +51,9 @@ export interface SendOptions {
 
 /** One connection a check keeps for requests it sends one after another (REQ-09): kept alive between them while the server keeps it open. */
 export class KeptConnection {
+  /** The request last sent on it: a reader reproduces the next one only by sending this one first on one connection. */
+  last: RecordedRequest | undefined;
+
   constructor(readonly dispatcher: Dispatcher) {}
 
   close(): Promise<void> {
@@ -404,6 +407,7 @@ export class PetstoreClient {
     const sentAfter = this.exchanges.length;
     const { recorded, url, method, headers, sentBody } = this.prepared(request, baseUrl);
     if (reserved) reserved.used = true;
+    if (request.connection && !onNewConnection) request.connection.last = withoutAfter(recorded);
     this.options.events?.({ kind: 'sent', ...(this.currentRule ? { rule: this.currentRule } : {}), method, url: recorded.url });
     const answer = reserved?.answer ?? (this.options.replay ? this.replayed(this.options.replay, recorded, onNewConnection) : await this.live(url, method, headers, sentBody, onNewConnection, request));
     if (answer.seq !== undefined) await this.replayTurn(answer.seq);
@@ -451,6 +455,7 @@ export class PetstoreClient {
       headers: { ...headers, ...(request.chunked ? { 'transfer-encoding': 'chunked' } : {}), ...shownForms(elsewhere.headers), ...(auth.shown !== undefined ? { authorization: auth.shown } : {}) },
       ...(padBytes ? { padBytes } : {}),
       ...(request.pathAsIs ? { pathAsIs: true } : {}),
+      ...(request.connection?.last ? { after: request.connection.last } : {}),
     };
     Object.assign(headers, sentForms(elsewhere.headers));
     if (auth.value !== undefined) headers.authorization = auth.value;
@@ -811,3 +816,8 @@ export function describeTransportError(cause: unknown, timeoutMs: number, proxyS
 }
 
 export { RateLimitWaitTooLong };
+
+/** The request as sent, without the one sent before it on its connection: a chain of one, not of every request before. */
+function withoutAfter({ after: _after, ...request }: RecordedRequest): RecordedRequest {
+  return request;
+}

@@ -1,4 +1,4 @@
-import { isJsonObject, type Json } from '../json.js';
+import { isJsonObject, parseJson, type Json } from '../json.js';
 import { KEY_PLACEHOLDER, swapCase } from './redact.js';
 
 /** How a request authenticates: the checks of the auth area send every broken form on purpose. */
@@ -99,6 +99,11 @@ export interface RecordedRequest {
   padBytes?: number;
   /** The path went as written, dot segments and doubled slashes included (curl needs --path-as-is to do the same). */
   pathAsIs?: true;
+  /**
+   * The request sent just before it on the same kept-alive connection (REQ-09): what a server left unread of that
+   * one meets this one, so the curl line sends both on one connection (curl --next).
+   */
+  after?: RecordedRequest;
 }
 
 export interface RecordedResponse {
@@ -143,6 +148,13 @@ export interface Exchange {
  * curl wait for the body a Content-Length announces, which never comes, until the server closes (curl says so too).
  */
 export function curlFor(request: RecordedRequest): string {
+  const { after, ...alone } = request;
+  // curl keeps the connection for the URL after --next: the earlier request's bytes go first on it, as they did in the run.
+  if (after && !after.padBytes) return `${curlOf(after)} --next ${curlOf(alone).replace(/^curl /, '')}`;
+  return curlOf(alone);
+}
+
+function curlOf(request: RecordedRequest): string {
   const parts = request.method === 'HEAD' ? ['curl', '-I', ...(request.pathAsIs ? ['--path-as-is'] : []), shellText(request.url)] : ['curl', '-i', '-X', request.method, ...(request.pathAsIs ? ['--path-as-is'] : []), shellText(request.url)];
   for (const [name, value] of Object.entries(request.headers)) {
     if (name === 'authorization') parts.push('-H', `"Authorization: ${value.replace(/(["\\`])/g, '\\$1')}"`);
@@ -153,13 +165,45 @@ export function curlFor(request: RecordedRequest): string {
   // And a form's Content-Type with --data-binary: a body sent without one must go without it too.
   if (request.body !== undefined && request.headers['content-type'] === undefined) parts.push('-H', shellQuote('Content-Type:'));
   if (request.body === undefined) return parts.join(' ');
-  if (!request.padBytes) return [...parts, '--data-binary', shellQuote(request.body)].join(' ');
+  if (!request.padBytes) {
+    const shown = printableBody(request.body);
+    if (shown !== undefined) return [...parts, '--data-binary', shellQuote(shown)].join(' ');
+    // Bytes no terminal may be handed raw, in a body that is not JSON: printf writes them from their octal escapes.
+    return `printf ${shellQuote(octalEscaped(request.body))} | ${[...parts, '--data-binary', '@-'].join(' ')}`;
+  }
   // curl asks a body of a MiB or more to be awaited (Expect: 100-continue), which the run never did: the server must
   // meet the body as the run sent it.
   parts.push('-H', shellQuote('Expect:'));
   const [first, rest] = [request.body.slice(0, 1), request.body.slice(1)];
   const body = `{ printf %s ${shellQuote(first)}; head -c ${request.padBytes} /dev/zero | tr '\\0' ' '; printf %s ${shellQuote(rest)}; }`;
   return `${body} | ${[...parts, '--data-binary', '@-'].join(' ')}`;
+}
+
+/**
+ * Control characters (but tab and line breaks, JSON's whitespace, which a quoted shell word carries), bidirectional
+ * controls and line separators: a terminal acts on them, so no printed line carries them raw (cli/reports/safe-text.ts
+ * shows them as marks, and the line would no longer send the body).
+ */
+const UNPRINTABLE = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069\u2028\u2029]/g;
+
+/**
+ * The body as a line can carry it: as it is, or, when it is JSON, with each unprintable character written as its
+ * \uXXXX escape (in JSON they stand only inside strings, where the escape means the same character). Undefined
+ * when the body holds such characters and is not JSON.
+ */
+function printableBody(body: string): string | undefined {
+  if (!new RegExp(UNPRINTABLE.source).test(body)) return body;
+  try {
+    parseJson(body);
+  } catch {
+    return undefined;
+  }
+  return body.replace(UNPRINTABLE, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/** The text as a printf format: each byte of an unprintable character (and of a backslash or a percent sign) as an octal escape. */
+function octalEscaped(text: string): string {
+  return text.replace(new RegExp(`[\\\\%]|${UNPRINTABLE.source}`, 'g'), (char) => [...Buffer.from(char, 'utf8')].map((byte) => `\\${byte.toString(8).padStart(3, '0')}`).join(''));
 }
 
 /** Text quoted for the shell: as it is, or with $PETSTORE_API_KEY expanded where the key was (a URL or header carrying it). */

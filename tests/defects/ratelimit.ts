@@ -375,8 +375,8 @@ export const RATELIMIT_DEFECTS = [
   {
     id: 'rate-limit-per-route',
     area: 'ratelimit',
-    description: 'mounts a limiter instance per router (router.use(rateLimit(...)) in each, express-rate-limit\'s MemoryStores all resetting together): each counts only its own routes, so X-RateLimit-Remaining on /pets/{petId} or /store/orders knows nothing of the key\'s requests to /pets, and rises between them',
-    rules: ['RATE-04', 'RATE-15'],
+    description: 'mounts a limiter instance per router (router.use(rateLimit(...)) in each, express-rate-limit\'s MemoryStores all resetting together): each counts only its own routes, so X-RateLimit-Remaining on /pets/{petId} or /store/orders knows nothing of the key\'s requests to /pets, and rises between them, and one window serves the key more than its Limit',
+    rules: ['RATE-04', 'RATE-15', 'RATE-17'],
     options: { rateLimit: MINUTE_LIKE_WINDOW },
     overrides: countedApart((request) => request.routeOptions.url ?? 'unrouted'),
   },

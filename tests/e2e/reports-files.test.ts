@@ -97,7 +97,7 @@ describe('report files of a run against a server with a defect', () => {
     const failedLines = summary.split('\n').filter((line) => line.startsWith('- `'));
     expect(failedLines).toEqual([
       '- `LIST-02` MUST return exactly 20 pets when no limit is given and more than 20 exist: expected exactly 20 pets without limit (the target holds at least 26), saw 10 pets (GET /v1/pets → 200)',
-      '- `LIST-14` MUST apply the default page size of 20 with a status filter (exactly 20 when more than 20 of that status exist): status=available without limit: expected exactly 20 pets (the target has shown 21 available), saw 10 pets (GET /v1/pets?status=available → 200)',
+      '- `LIST-14` MUST apply the default page size of 20 with a status filter (exactly 20 when more than 20 of that status exist): status=available without limit: expected exactly 20 pets (the target had shown 21 available), saw 10 pets (GET /v1/pets?status=available → 200)',
     ]);
   });
 });

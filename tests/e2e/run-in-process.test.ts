@@ -17,11 +17,12 @@ const REPORT_FILES = ['badge.svg', 'exchanges.har', 'junit.xml', 'manifest.json'
 
 /**
  * The run wrote its reports, and nothing beside them: no file was written that is not one of them, but the
- * folder's own lock and the staging folder the reports are written in before they are moved into place
- * (cli/reports/report-folder.ts), both gone when the run ends.
+ * folder's own lock, the empty file that proves the folder writable before the run sends anything
+ * (cli/resolve-options.ts), and the staging folder the reports are written in before they are moved into place
+ * (cli/reports/report-folder.ts), all gone when the run ends.
  */
 function expectReportFilesOnly(written: Iterable<string>, reportDir: string): void {
-  const writing = (name: string) => name === LOCK_FILE || /^\.petstore-conformance-.+\.tmp$/.test(name);
+  const writing = (name: string) => name === LOCK_FILE || /^\.write-test-[0-9a-f]{8}$/.test(name) || /^\.petstore-conformance-.+\.tmp$/.test(name);
   expect([...written].filter((name) => !REPORT_FILES.includes(name) && !writing(name))).toEqual([]);
   expect(readdirSync(reportDir).sort()).toEqual(REPORT_FILES);
 }
@@ -31,7 +32,6 @@ const KEY = 'in-process-key-3d7e';
 /** Certifies `baseUrl` in this process, noting every name created in the report folder while the run goes. */
 async function watchedRun(baseUrl: string, given: Record<string, unknown>): Promise<{ names: Set<string>; run: Awaited<ReturnType<typeof certify>>; reportDir: string }> {
   const reportDir = scratchDir('petstore-in-process-');
-  // Resolved first: the resolver's own probe that the folder is writable is not the run's doing.
   const options = resolveRunOptions({ baseUrl, apiKey: KEY, reportDir, ...given }, {});
   const names = new Set<string>();
   const watcher = watch(reportDir, (_event, name) => {

@@ -68,7 +68,9 @@ function runLine(line: string, apiKey: string): Promise<Array<number | 'none' | 
       if (error && typeof error.code !== 'number') return reject(error);
       // Anywhere on a line: requests sent together (`&`) print one after another, the next status line right after a body.
       const statuses = [...stdout.matchAll(/HTTP\/[\d.]+ (\d{3})[ \r\n]/g)].map((match) => Number(match[1]));
-      resolve(statuses.length > 0 ? statuses : ['none']);
+      // A line that sends the request before it on one connection first (curl --next): the last answer is the line's.
+      const own = / --next /.test(line) ? statuses.slice(-1) : statuses;
+      resolve(own.length > 0 ? own : ['none']);
     });
   });
 }

@@ -217,10 +217,10 @@ const CLAIMS: readonly Claim[] = [
     },
   },
   {
-    name: 'no GET of a pet shown before', pattern: /no GET \/pets\/\{petId\} of the run asked for a pet a read had shown before/,
+    name: 'no GET of a pet shown before', pattern: /no GET \/pets\/\{petId\} of the run that asked for a pet a read had shown before was answered with a pet or a 404/,
     holds: (e) => {
       const aside = setAsideIds(e);
-      const asked = e.seen.filter((s) => isFetch(s) && s.withKey && (s.status === 200 || s.status === 404)).filter((s) => {
+      const asked = e.seen.filter((s) => isFetch(s) && s.withKey && ((s.status === 200 && isJsonObject(s.json)) || s.status === 404)).filter((s) => {
         const id = /^\/pets\/(-?\d+)$/.exec(s.path)?.[1];
         return id !== undefined && !aside.has(String(BigInt(id))) && e.seen.some((read) => read.seq <= s.sentAfter && read.status === 200 && (isList(read) || isFetch(read))
           && (Array.isArray(read.json) ? read.json : [read.json]).some((item) => isJsonObject(item) && asBigInt(item.id) === BigInt(id)));
@@ -259,6 +259,15 @@ const CLAIMS: readonly Claim[] = [
   { name: 'CREATE-04 found one id for several pets', pattern: /one id for several pets: CREATE-04 judges that/, holds: causeJudged('CREATE-04') },
   { name: 'RATE-01 reports missing headers', pattern: /RATE-01 reports the missing headers/, holds: causeJudged('RATE-01') },
   { name: 'RATE-02 reports malformed values', pattern: /RATE-02 reports the malformed values/, holds: causeJudged('RATE-02') },
+  { name: 'RATE-05 reports the Reset values', pattern: /RATE-05 reports the Reset values/, holds: causeJudged('RATE-05') },
+  {
+    name: 'every Reset already past', pattern: /answer\(s\) served with the key that carried X-RateLimit-Limit and X-RateLimit-Reset as integers named a Reset already past/,
+    holds: (e) => none('2xx answers with the key whose X-RateLimit-Reset is an epoch second more than a second ahead of their Date', e.seen.filter((s) => {
+      const reset = Number(s.headers['x-ratelimit-reset']?.trim());
+      const date = Date.parse(s.headers.date ?? '');
+      return s.withKey && succeeded(s) && /^\d+$/.test(s.headers['x-ratelimit-limit']?.trim() ?? '') && Number.isFinite(date) && reset * 1000 > date + 2000;
+    })),
+  },
   { name: 'CREATE-01 judges refused creates', pattern: /CREATE-01 judges (that|creation)/, holds: causeJudged('CREATE-01') },
   { name: 'CREATE-02 judges bodies without id', pattern: /CREATE-02 judges that/, holds: causeJudged('CREATE-02') },
   {
@@ -328,9 +337,11 @@ function seenOf(entry: Entry, base: string): Seen {
   const url = new URL(entry.request.url);
   const headers = Object.fromEntries(entry.response.headers.map((header) => [header.name.toLowerCase(), header.value]));
   const authorization = entry.request.headers.find((header) => header.name.toLowerCase() === 'authorization')?.value;
+  // The body as the run read it: one it could not decode (a Content-Encoding it does not carry) it never saw as JSON.
+  const { _jsonError: jsonError, _json: kept } = entry.response as Entry['response'] & { _jsonError?: string; _json?: string };
   let json: Json | undefined;
   try {
-    json = entry.response.content.text ? parseJson(entry.response.content.text) : undefined;
+    json = jsonError !== undefined ? undefined : kept !== undefined ? parseJson(kept) : entry.response.content.text ? parseJson(entry.response.content.text) : undefined;
   } catch {
     json = undefined;
   }
