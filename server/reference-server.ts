@@ -61,6 +61,8 @@ function buildApp(options: ReferenceServerOptions): { app: FastifyInstance; ctx:
   const { router } = ctx.settings;
   const app = Fastify({
     logger: false,
+    // Closing stops the server: a connection a proxy or a client keeps alive, or a request still in flight, does not hold it open.
+    forceCloseConnections: true,
     bodyLimit: ctx.settings.bodyLimitBytes,
     routerOptions: { ignoreTrailingSlash: router.trailingSlash === true, ignoreDuplicateSlashes: router.duplicateSlashes === true, caseSensitive: router.caseInsensitive !== true },
     // The spellings a proxy in front would have rewritten to the path: request.originalUrl keeps what was asked.
