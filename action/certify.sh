@@ -66,7 +66,7 @@ if [ ! -f "$cli" ] || [ ! -d "$action_path/node_modules" ]; then
   # --include=dev: the build needs TypeScript even where the job sets NODE_ENV=production.
   (cd "$action_path" && npm ci --prefer-offline --include=dev --no-audit --no-fund) >&2 \
     || stop 4 "npm ci failed in the action's checkout ($action_path); the log above says why"
-  # npm ci builds through the package's prepare script, unless the job's npm config turns scripts off.
+  # The package runs no script on install: the build is a step of its own.
   if [ ! -f "$cli" ]; then
     (cd "$action_path" && npm run build) >&2 || stop 4 "the build failed in the action's checkout ($action_path)"
   fi

@@ -107,14 +107,14 @@ afterAll(() => {
 });
 
 describe('the packed package', () => {
-  it('holds the compiled code, the spec and the README, and no sources, tests or build state', () => {
+  it('holds the compiled code, the spec, the README and its docs, and no sources, tests or build state', () => {
     expect(packedFiles).toEqual(expect.arrayContaining([
-      'package.json', 'README.md', 'dist/cli/main.js', 'dist/index.js', 'dist/index.d.ts', 'spec/rules.yaml', 'spec/openapi.yaml',
+      'package.json', 'README.md', 'docs/running.md', 'dist/cli/main.js', 'dist/index.js', 'dist/index.d.ts', 'spec/rules.yaml', 'spec/openapi.yaml',
       'spec/petstore-interface-spec.md', 'spec/test-design.md',
     ]));
     // dist/helpers/spec/prepared.json: the build's record of the spec, which every process reads instead of parsing it.
     expect(packedFiles).toContain('dist/helpers/spec/prepared.json');
-    const unexpected = packedFiles.filter((path) => !/^(package\.json|README\.md|LICENSE|spec\/[^/]+\.yaml|spec\/(petstore-interface-spec|test-design)\.md|dist\/(?!tests\/).+\.(js|d\.ts)|dist\/helpers\/spec\/prepared\.json)$/.test(path));
+    const unexpected = packedFiles.filter((path) => !/^(package\.json|README\.md|LICENSE|docs\/[a-z-]+\.md|spec\/[^/]+\.yaml|spec\/(petstore-interface-spec|test-design)\.md|dist\/(?!tests\/).+\.(js|d\.ts)|dist\/helpers\/spec\/prepared\.json)$/.test(path));
     expect(unexpected).toEqual([]);
   });
 

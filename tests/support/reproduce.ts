@@ -83,8 +83,12 @@ function runLine(line: string, apiKey: string): Promise<Array<number | 'none' | 
 export async function unreproduced(stdout: string, report: Report, server: RunningReferenceServer, reportDir: string): Promise<string[]> {
   const changed = changedSince(reportDir, report);
   const lines = printedCurlLines(stdout, report).filter((line) => !changed(line.line));
-  const limited = lines.filter((line) => line.recorded.has(429));
-  const others = lines.filter((line) => !line.recorded.has(429));
+  // Reads go first: a printed create run before a printed fetch would make the pet the fetch was answered 404 for
+  // (the next id), and the fetch would no longer get its recorded answer back.
+  const writes = (line: PrintedLine) => !/^curl (-I|-i -X (GET|HEAD|OPTIONS)) /.test(line.line);
+  const readsFirst = [...lines.filter((line) => !writes(line)), ...lines.filter(writes)];
+  const limited = readsFirst.filter((line) => line.recorded.has(429));
+  const others = readsFirst.filter((line) => !line.recorded.has(429));
   const problems: string[] = [];
   const judge = (batch: readonly PrintedLine[], got: ReadonlyArray<ReadonlyArray<number | 'none' | 'hang'>>) => {
     for (const [index, line] of batch.entries()) {

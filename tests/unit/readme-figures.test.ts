@@ -1,13 +1,15 @@
-// The README's figures of what the project holds agree with what it holds: a count of rules, defects or variants
+// The figures of the README and its docs/ of what the project holds agree with what it holds: a count of rules, defects or variants
 // that drifts (the README said 69 rules where --list showed 94) misleads the reader of every other figure.
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { packagePath } from '../../helpers/package-root.js';
 import { activeRules } from '../../helpers/spec/catalog.js';
 import { DEFECTS } from '../defects/catalog.js';
 import { VARIANTS } from '../variants/catalog.js';
 
-const README = readFileSync(packagePath('README.md'), 'utf8');
+/** The README and the pages of docs/ it sends a reader to, as one text. */
+const README = [packagePath('README.md'), ...readdirSync(packagePath('docs')).filter((name) => name.endsWith('.md')).map((name) => packagePath('docs', name))]
+  .map((path) => readFileSync(path, 'utf8')).join('\n');
 
 /** Every number the README puts before the words that name what it counts. */
 function figures(pattern: RegExp): number[] {
