@@ -1,5 +1,6 @@
 import { Command } from 'commander';
 import { AREA_ORDER } from '../helpers/spec/facts.js';
+import { applyConfigSources, DEFAULT_CONFIG_FILE, describeConfig } from './config-sources.js';
 import { REPORTER_NAMES } from './reports/names.js';
 import { DEFAULT_OPTIONS, INTEGER_OPTIONS, UsageError, type GivenOptions } from './resolve-options.js';
 
@@ -52,9 +53,14 @@ export function buildProgram(version: string): Command {
     .option('--baseline <file>', 'rule IDs the target is known to fail, one per line: reported, they do not fail the run; a listed rule that passes fails it (exit 5)')
     .option('--write-baseline <file>', 'write the rules that fail this run as a baseline file')
     .option('--list', 'print the rule catalog and exit', false)
+    .option('--config <file>', `read options from this YAML file (default: ${DEFAULT_CONFIG_FILE} when the working directory holds one)`)
+    .option('--print-config', 'print every option, its value and where it came from (flag, environment, file, default), secrets not shown, and exit', false)
     .addHelpText('after', `
-Environment:
+Environment and config file:
   PETSTORE_API_KEY   the API key (recommended over --api-key)
+  Every option can also come from PETSTORE_<OPTION> (--base-url: PETSTORE_BASE_URL, --read-only:
+  PETSTORE_READ_ONLY=true) and from the config file, written as its flag (base-url: ...), where
+  \${VAR} is replaced by the variable. A flag wins over the environment, which wins over the file.
 
 Areas (for --only and --skip; rule IDs work too, see --list):
   ${AREA_ORDER.join(', ')}
@@ -81,7 +87,7 @@ Checking a report folder someone else produced (offline; see verify --help):
  * Turns argv into what to do and the options as given; resolveRunOptions checks them, as it checks the
  * programmatic API's. A mistake commander itself sees (an unknown option) is a UsageError here.
  */
-export function parseArguments(argv: string[], version: string, write: (text: string) => void): Parsed | { action: 'exit'; code: number } {
+export function parseArguments(argv: string[], version: string, write: (text: string) => void, env: NodeJS.ProcessEnv = process.env): Parsed | { action: 'exit'; code: number } {
   const program = buildProgram(version)
     .exitOverride()
     .configureOutput({ writeOut: write, writeErr: () => undefined });
@@ -91,6 +97,11 @@ export function parseArguments(argv: string[], version: string, write: (text: st
     const commanderError = error as { code?: string; message?: string; exitCode?: number };
     if (commanderError.code === 'commander.helpDisplayed' || commanderError.code === 'commander.version') return { action: 'exit', code: 0 };
     throw new UsageError(`${oneLine(commanderError.message ?? String(error))} (see --help)`);
+  }
+  const sources = applyConfigSources(program, env);
+  if (program.opts().printConfig) {
+    write(describeConfig(program, sources));
+    return { action: 'exit', code: 0 };
   }
   const o = program.opts();
   if (o.list) return { action: 'list', json: Boolean(o.json) };
@@ -112,7 +123,7 @@ export function parseArguments(argv: string[], version: string, write: (text: st
       concurrency: o.concurrency,
       rateLimitReserve: o.rateLimitReserve,
       // Left out when not given, so that --read-only can leave the probe out unless asked for (cli/resolve-options.ts).
-      rateLimitBudget: program.getOptionValueSource('rateLimitBudget') === 'default' ? undefined : o.rateLimitBudget,
+      rateLimitBudget: sources.get('rateLimitBudget') === 'default' ? undefined : o.rateLimitBudget,
       verifyRecovery: o.verifyRecovery,
       seed: o.seed,
       fuzzRuns: o.fuzzRuns,

@@ -27,7 +27,7 @@ async function readOnlyRun(settings: ServerSettings, args: readonly string[]): P
   try {
     const reportDir = scratchDir('petstore-read-only-');
     const lines: Array<{ text: string; received: number }> = [];
-    const parsed = parseArguments(['--base-url', server.url, '--read-only', ...args, '--report-dir', reportDir], TOOL.version, () => {});
+    const parsed = parseArguments(['--base-url', server.url, '--read-only', ...args, '--report-dir', reportDir], TOOL.version, () => {}, {});
     if (parsed.action !== 'run') throw new Error('not a run');
     const print = (text: string) => lines.push({ text, received: server.stats().requests });
     await certify(resolveRunOptions({ ...parsed.options, print }, { PETSTORE_API_KEY: KEY }));

@@ -52,7 +52,7 @@ export async function runInProcess(args: readonly string[], apiKey: string, opti
   };
   let parsed: ReturnType<typeof parseArguments>;
   try {
-    parsed = parseArguments([...args, '--report-dir', reportDir], TOOL.version, (text) => output.push(text));
+    parsed = parseArguments([...args, '--report-dir', reportDir], TOOL.version, (text) => output.push(text), {});
   } catch (error) {
     return ended(error);
   }

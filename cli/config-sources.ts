@@ -1,0 +1,128 @@
+// Where each option's value comes from, the way CI sets options: a flag, else a PETSTORE_* environment variable,
+// else the config file (petstore-conformance.config.yaml, or --config <file>), else the default. Schemathesis reads
+// a TOML file with ${VAR} substitution, Dredd a dredd.yml, OCI's conformance an OCI_* variable per setting; this is
+// the same, on commander's own options: every value goes through the parser its flag has.
+import { existsSync, readFileSync } from 'node:fs';
+import type { Command, Option } from 'commander';
+import { parse as parseYaml } from 'yaml';
+import { UsageError } from './usage-error.js';
+
+export type ValueSource = 'flag' | 'env' | 'file' | 'default';
+
+/** The file read when --config names none and it is in the working directory. */
+export const DEFAULT_CONFIG_FILE = 'petstore-conformance.config.yaml';
+
+/** Options that are actions or say where the configuration is, not configuration. */
+const NOT_CONFIGURABLE = new Set(['list', 'json', 'config', 'printConfig', 'help', 'version']);
+
+/** Options whose values are secrets: shown by --print-config only as set or not. */
+const SECRET_OPTIONS = new Set(['apiKey']);
+
+/** The variable that sets an option: PETSTORE_ and its flag in upper snake case (--base-url: PETSTORE_BASE_URL). */
+export function envNameOf(option: Option): string {
+  return `PETSTORE_${option.long!.slice(2).toUpperCase().replace(/-/g, '_')}`;
+}
+
+/** The options a person may set from the environment or the file. */
+function configurable(program: Command): Option[] {
+  return program.options.filter((option) => option.long !== undefined && !NOT_CONFIGURABLE.has(option.attributeName()));
+}
+
+/**
+ * Fills each option the command line left at its default from the environment, else from the config file, each
+ * value through the flag's own parser; returns where every configurable option's value came from.
+ */
+export function applyConfigSources(program: Command, env: NodeJS.ProcessEnv, cwd = process.cwd()): Map<string, ValueSource> {
+  const sources = new Map<string, ValueSource>();
+  const file = configFile(program, env, cwd);
+  const fromFile = file === undefined ? new Map<string, unknown>() : readConfigFile(file, configurable(program), env);
+  for (const option of configurable(program)) {
+    const name = option.attributeName();
+    if (program.getOptionValueSource(name) === 'cli') {
+      sources.set(name, 'flag');
+      continue;
+    }
+    const envValue = env[envNameOf(option)];
+    if (envValue !== undefined && envValue !== '') {
+      program.setOptionValueWithSource(name, parsedValue(option, envValue, envNameOf(option)), 'env');
+      sources.set(name, 'env');
+    } else if (fromFile.has(name)) {
+      program.setOptionValueWithSource(name, parsedValue(option, fromFile.get(name), `${option.long!.slice(2)} in ${file}`), 'config');
+      sources.set(name, 'file');
+    } else {
+      sources.set(name, 'default');
+    }
+  }
+  return sources;
+}
+
+/** --config, PETSTORE_CONFIG, or the default file when it is there. */
+function configFile(program: Command, env: NodeJS.ProcessEnv, cwd: string): string | undefined {
+  const named = (program.opts().config as string | undefined) ?? (env.PETSTORE_CONFIG || undefined);
+  if (named !== undefined) return named;
+  const found = `${cwd}/${DEFAULT_CONFIG_FILE}`;
+  return existsSync(found) ? found : undefined;
+}
+
+/** The file's settings by attribute name, each key written as its flag (base-url) or in camelCase (baseUrl), ${VAR}s filled in. */
+function readConfigFile(path: string, options: readonly Option[], env: NodeJS.ProcessEnv): Map<string, unknown> {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new UsageError(`cannot read the config file ${path} (${(error as NodeJS.ErrnoException).code ?? 'unreadable'}): name a readable YAML file with --config`);
+  }
+  let document: unknown;
+  try {
+    document = parseYaml(text, { maxAliasCount: 0 }) ?? {};
+  } catch (error) {
+    throw new UsageError(`the config file ${path} is not YAML: ${(error as Error).message.split('\n')[0]}`);
+  }
+  if (typeof document !== 'object' || Array.isArray(document) || document === null) throw new UsageError(`the config file ${path} must be a mapping of option names to values, e.g. base-url: https://staging.example.com/v1`);
+  const byKey = new Map(options.flatMap((option) => [[option.long!.slice(2), option], [option.attributeName(), option]] as const));
+  const settings = new Map<string, unknown>();
+  for (const [key, value] of Object.entries(document)) {
+    const option = byKey.get(key);
+    if (!option) throw new UsageError(`the config file ${path} names ${JSON.stringify(key)}, which is no option; it takes ${options.map((each) => each.long!.slice(2)).join(', ')}`);
+    settings.set(option.attributeName(), substituted(value, env, `${key} in ${path}`));
+  }
+  return settings;
+}
+
+/** ${VAR} in a string (or in each string of a list) replaced by the variable; one that is not set is refused, never left empty. */
+function substituted(value: unknown, env: NodeJS.ProcessEnv, where: string): unknown {
+  if (Array.isArray(value)) return value.map((item) => substituted(item, env, where));
+  if (typeof value !== 'string') return value;
+  return value.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (_, name: string) => {
+    const set = env[name];
+    if (set === undefined) throw new UsageError(`${where} uses \${${name}}, and ${name} is not set`);
+    return set;
+  });
+}
+
+/** A value from the environment or the file, through the flag's parser: as if it had been written on the command line. */
+function parsedValue(option: Option, value: unknown, where: string): unknown {
+  if (option.isBoolean()) {
+    if (typeof value === 'boolean') return value;
+    const text = String(value).trim().toLowerCase();
+    if (['true', '1', 'yes'].includes(text)) return true;
+    if (['false', '0', 'no'].includes(text)) return false;
+    throw new UsageError(`${where} must be true or false, not ${JSON.stringify(value)}`);
+  }
+  const items = Array.isArray(value) ? value.map(String) : [typeof value === 'object' ? JSON.stringify(value) : String(value)];
+  if (!option.parseArg) return items.join(',');
+  // A list option (--only) folds each item into the ones before, as repeated flags do.
+  return items.reduce<unknown>((previous, item) => option.parseArg!(item, previous), option.defaultValue);
+}
+
+/** What --print-config prints: each option, its value and where it came from; a secret only as set or not. */
+export function describeConfig(program: Command, sources: ReadonlyMap<string, ValueSource>): string {
+  const values = program.opts();
+  const lines = configurable(program).map((option) => {
+    const name = option.attributeName();
+    const value = values[name];
+    const shown = value === undefined ? '(none)' : SECRET_OPTIONS.has(name) ? '(set; not shown)' : Array.isArray(value) ? value.join(',') || '(none)' : String(value);
+    return `${option.long!.slice(2)}: ${shown}  (${sources.get(name) ?? 'default'}; ${envNameOf(option)})`;
+  });
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,56 @@
+// Options the way CI sets them: each from a flag, else PETSTORE_<OPTION>, else the config file (with ${VAR}
+// filled in), else the default; --print-config says which, and never shows the key.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parseArguments } from '../../cli/options.js';
+import { scratchDir } from '../support/scratch.js';
+
+function parsed(argv: string[], env: NodeJS.ProcessEnv) {
+  const result = parseArguments(argv, '0.0.0', () => {}, env);
+  if (result.action !== 'run') throw new Error(`expected a run, got ${result.action}`);
+  return result.options;
+}
+
+function configFile(text: string): string {
+  const path = join(scratchDir('petstore-config-'), 'petstore-conformance.config.yaml');
+  writeFileSync(path, text);
+  return path;
+}
+
+describe('options from the environment and a config file', () => {
+  it('takes a flag over PETSTORE_*, PETSTORE_* over the file, and the file over the default', () => {
+    const file = configFile('base-url: http://file.example/v1\ntimeout: 3000\nconcurrency: 2\nstrict: true\nonly: [listing, auth]\n');
+    const options = parsed(['--config', file, '--timeout', '1000'], { PETSTORE_TIMEOUT: '2000', PETSTORE_CONCURRENCY: '3' });
+    expect(options).toMatchObject({ baseUrl: 'http://file.example/v1', timeoutMs: 1000, concurrency: 3, strict: true, only: ['listing', 'auth'] });
+    expect(parsed([], {})).toMatchObject({ timeoutMs: 10_000, concurrency: 4, strict: false, only: [] });
+  });
+
+  it('reads booleans from the environment as true or false, and refuses anything else', () => {
+    expect(parsed([], { PETSTORE_READ_ONLY: 'false', PETSTORE_STRICT: 'true' })).toMatchObject({ readOnly: false, strict: true });
+    expect(() => parsed([], { PETSTORE_STRICT: 'sometimes' })).toThrow('PETSTORE_STRICT must be true or false, not "sometimes"');
+  });
+
+  it('fills ${VAR} in the file from the environment, and refuses a variable that is not set', () => {
+    const file = configFile('base-url: https://${STAGING_HOST}/v1\napi-key: ${STAGING_KEY}\n');
+    expect(parsed(['--config', file], { STAGING_HOST: 'staging.example.com', STAGING_KEY: 'k-123' })).toMatchObject({ baseUrl: 'https://staging.example.com/v1', apiKey: 'k-123' });
+    expect(() => parsed(['--config', file], { STAGING_HOST: 'x' })).toThrow(/uses \$\{STAGING_KEY\}, and STAGING_KEY is not set/);
+  });
+
+  it('refuses a key of the file that is no option, naming the ones it takes', () => {
+    expect(() => parsed(['--config', configFile('base_url: http://x/v1\n')], {})).toThrow(/names "base_url", which is no option; it takes base-url, api-key/);
+  });
+
+  it('prints every option with its source, and the key only as set', () => {
+    const file = configFile('report-dir: out\n');
+    let printed = '';
+    const result = parseArguments(['--print-config', '--config', file, '--strict'], '0.0.0', (text) => (printed += text), { PETSTORE_API_KEY: 'secret-key-4411', PETSTORE_SEED: '7' });
+    expect(result).toEqual({ action: 'exit', code: 0 });
+    expect(printed).toContain('api-key: (set; not shown)  (env; PETSTORE_API_KEY)');
+    expect(printed).toContain('strict: true  (flag; PETSTORE_STRICT)');
+    expect(printed).toContain('seed: 7  (env; PETSTORE_SEED)');
+    expect(printed).toContain('report-dir: out  (file; PETSTORE_REPORT_DIR)');
+    expect(printed).toContain('concurrency: 4  (default; PETSTORE_CONCURRENCY)');
+    expect(printed).not.toContain('secret-key-4411');
+  });
+});
