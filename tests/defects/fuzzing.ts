@@ -6,8 +6,10 @@ import { json } from '../../server/responses.js';
 import type { Answer, Context, SeamOverride } from '../../server/seams.js';
 import type { DefectSpec } from './spec.js';
 
-// How long the callbacks between a uniqueness validation and its INSERT take (before_save, a category lookup).
-const UNIQUENESS_CALLBACKS_MS = 50;
+// How long the callbacks between a uniqueness validation and its INSERT take (before_save, a category lookup, an
+// audit write). Long enough that two creates the run sends together meet inside it on a loaded machine too, where
+// the client's places may all be taken and the second leaves a turn after the first (50 ms missed it under CI load).
+const UNIQUENESS_CALLBACKS_MS = 250;
 // Each server's state, keyed by the server, never module-wide: pets REPLACE INTO deleted, the first answer to
 // each body, and the cache of filtered pages.
 const REPLACED = new WeakMap<Context, Set<bigint>>();
