@@ -131,6 +131,11 @@ function spellingsOf(petId: string): Array<{ operation: OperationId; path: strin
   ];
 }
 
+/** The documented paths asked with HEAD, without the key: a 2xx answers what GET would, without its body. */
+function headRequestsOf(petId: string): Array<{ operation: OperationId; path: string }> {
+  return [{ operation: 'listPets', path: '/pets' }, { operation: 'getPet', path: `/pets/${petId}` }, { operation: 'getStoreOrders', path: '/store/orders' }];
+}
+
 /** Whether an answer served or stored pet data: any success (a redirect to the path, a 404, a 401 serve nothing). */
 function served(exchange: Exchange): boolean {
   const status = responseOf(exchange).status;
@@ -138,8 +143,8 @@ function served(exchange: Exchange): boolean {
 }
 
 /**
- * AUTH-12: every spelling, without the key, together; and one valid NewPet POSTed to `/pets/`, named and given a status
- * so that the store model finds it on the last pages should the server store it though it refused it (CONS-11).
+ * AUTH-12: every spelling, and HEAD on each path, without the key, together; and one valid NewPet POSTed to `/pets/`, named
+ * and given a status so that the store model finds it on the last pages should the server store it though it refused it (CONS-11).
  */
 async function expectSpellingsRefused(ctx: CheckContext): Promise<void> {
   const pets = await existingPets(ctx);
@@ -147,12 +152,15 @@ async function expectSpellingsRefused(ctx: CheckContext): Promise<void> {
   const spellings = [
     ...spellingsOf(id).map(({ operation, path }) => ({ operation, request: { path, pathAsIs: true } as SendOptions })),
     { operation: 'createPet' as const, request: { method: 'POST', path: '/pets/', pathAsIs: true, json: { name: plainName(ctx.config.runId, 'auth slash'), categoryId: 1, status: 'sold' } } as SendOptions },
+    // HEAD is GET without the body (RFC 9110 §9.3.2): routers answer it from the GET route, ahead of a guard registered
+    // for GET alone (chi's GetHead, a gateway rule per method), and its headers (the length of a page, a 200 for an id) show data.
+    ...headRequestsOf(id).map(({ operation, path }) => ({ operation, request: { method: 'HEAD', path } as SendOptions })),
   ];
   await together(ctx, spellings, async ({ operation, request }, part) => {
     const exchange = await part.client.send({ ...request, auth: 'none' });
     recordIfCreated(part, exchange);
     expectThat(part, !served(exchange), {
-      what: `${operation} spelled ${request.method ?? 'GET'} ${request.path}, without a key`,
+      what: `${operation} ${request.method === 'HEAD' ? 'asked with' : 'spelled'} ${request.method ?? 'GET'} ${request.path}, without a key`,
       expected: 'no pet data served or stored without a valid key (401, or a redirect or 404 that serves nothing)',
       seen: String(responseOf(exchange).status), body: preview(responseOf(exchange).rawBody), exchanges: [exchange],
     });

@@ -31,6 +31,14 @@ function guardOnExactPaths(): SeamOverride<'authenticate'> {
   };
 }
 
+/**
+ * A guard registered for GET and POST alone (`r.With(auth).Get(...)` beside chi's `middleware.GetHead`, a gateway's
+ * rule per method): HEAD reaches the GET handler, as RFC 9110 lets a router do, without the key.
+ */
+function guardOnGetAndPost(): SeamOverride<'authenticate'> {
+  return (request, operation, reference) => (request.method === 'HEAD' ? undefined : reference(request, operation));
+}
+
 /** A spelling-lenient router behind a guard on the exact paths: AUTH-12 alone sees it. */
 function openSpelling<const Id extends string>(id: Id, description: string, router: RouterSettings): DefectSpec & { id: Id } {
   return { id, area: 'auth', description, rules: ['AUTH-12'], options: { router }, overrides: { authenticate: guardOnExactPaths() } };
@@ -454,6 +462,13 @@ export const AUTH_DEFECTS = [
         return typeof value === 'string' ? value : undefined;
       }),
     },
+  },
+  {
+    id: 'auth-head-skips-guard',
+    area: 'auth',
+    description: 'guards GET and POST routes alone (chi\'s r.With(auth).Get beside middleware.GetHead, a gateway rule per method), while the router answers HEAD from the GET route: HEAD /pets and HEAD /pets/{petId} are 200 without a key, their headers showing what GET would',
+    rules: ['AUTH-12'],
+    overrides: { authenticate: guardOnGetAndPost() },
   },
   openSpelling('auth-guard-exact-trailing-slash', 'guards /v1/pets by its exact path while the router also takes /v1/pets/ for it (Express\'s default non-strict routing): GET and POST /pets/ work without a key', { trailingSlash: true }),
   openSpelling('auth-guard-exact-double-slash', 'guards the exact paths while a proxy in front merges doubled slashes (nginx merge_slashes) after the gateway\'s check: //pets works without a key', { duplicateSlashes: true }),
