@@ -250,6 +250,31 @@ function statedTimes(exchange: Exchange): StatedTimes | undefined {
   return { retryIn, resetIn: reset - now.seconds, now: { by: now.by, slack: now.slack } };
 }
 
+/** The longest Retry-After the run waits out without --verify-recovery, to see whether a retry that early is taken. */
+const CHEAP_RECOVERY_S = 5;
+
+/** A 429 whose Retry-After, of at most CHEAP_RECOVERY_S, falls well before the X-RateLimit-Reset it states beside it. */
+function retrySoonerThanReset(refused: Exchange): boolean {
+  const times = statedTimes(refused);
+  return times !== undefined && times.retryIn <= CHEAP_RECOVERY_S && times.resetIn - times.retryIn > ROUNDING_S + times.now.slack;
+}
+
+/**
+ * A 429 whose Retry-After was waited out, and the request after it refused again in the same window: the same
+ * X-RateLimit-Reset and no request left. The retry the first said would be taken was not: its Retry-After stated a
+ * time the window it stood in did not reach. (A limiter that frees capacity as it goes takes that retry, or moves its
+ * Reset; another client on the key may take the freed place first, which the caller excuses.)
+ */
+function refusedAgainInTheSameWindow(exchanges: readonly Exchange[], refused: Exchange): Exchange | undefined {
+  const times = statedTimes(refused);
+  const reset = readRateLimitHeaders(responseOf(refused).headers).reset;
+  if (!times || reset === undefined) return undefined;
+  const retryAt = Date.parse(refused.startedAt) + refused.durationMs + times.retryIn * 1000;
+  return exchanges.find((later) => later.seq > refused.seq && (later.sentAfter ?? 0) >= refused.seq && credentialOf(later.request.auth) === 'key'
+    && Date.parse(later.startedAt) >= retryAt && later.response?.status === 429
+    && readRateLimitHeaders(later.response.headers).reset === reset && readRateLimitHeaders(later.response.headers).remaining === 0);
+}
+
 /**
  * How a 429's two times contradict each other, or undefined. A retry later than the reset: the limit the headers
  * describe is free again before the client is told it may try (RATE-10 holds those headers to the refusing limit).
@@ -389,8 +414,10 @@ export default suite('ratelimit', [
   }),
 
   check('RATE-11', async (ctx) => {
-    if (!ctx.config.verifyRecovery) ctx.skip('checking recovery means waiting out the Retry-After of the probe\'s 429; run with --verify-recovery');
     const limited = await the429(ctx);
+    // A Retry-After of a few seconds well before the Reset of its window: waiting it out is cheap, and the answer after
+    // it says which of the two statements holds (RATE-16 judges them together).
+    if (!ctx.config.verifyRecovery && !retrySoonerThanReset(limited)) ctx.skip('checking recovery means waiting out the Retry-After of the probe\'s 429; run with --verify-recovery');
     const value = responseOf(limited).headers['retry-after'];
     if (value === undefined || retryAfterForm(value) === 'invalid') ctx.skip('the 429 carries no usable Retry-After (RATE-08), so there is no time to wait for');
     // The client holds this request back until Retry-After has passed, and says so on the terminal.
@@ -492,6 +519,20 @@ export default suite('ratelimit', [
       ctx.violation({
         what: `${broken.length} of ${stated.length} 429(s)`, expected: 'a Retry-After no later than X-RateLimit-Reset, and the two not a whole number of hours apart',
         seen: timesDisagree(first.times)!, exchanges: [first.exchange],
+      });
+    }
+    const sharing = anotherClient(ctx);
+    const refusedAgain = stated.flatMap(({ exchange }) => {
+      const again = refusedAgainInTheSameWindow(ctx.client.exchanges, exchange);
+      return again ? [{ exchange, again }] : [];
+    });
+    const early = refusedAgain[0];
+    if (early && sharing) ctx.observe(`a retry after Retry-After was refused again in the same window (${describeExchange(early.again)}), which another client on the key may explain: ${sharing}`);
+    else if (early) {
+      ctx.violation({
+        what: 'a retry sent once Retry-After had passed', expected: 'the retry Retry-After announces to be taken, or a Retry-After no earlier than the X-RateLimit-Reset of a window that does not free capacity before it',
+        seen: `Retry-After: ${responseOf(early.exchange).headers['retry-after']} (X-RateLimit-Reset ${readRateLimitHeaders(responseOf(early.exchange).headers).reset}), and the retry after it was answered 429 in the same window, X-RateLimit-Remaining 0 (${describeExchange(early.again)})`,
+        exchanges: [early.exchange, early.again],
       });
     }
     ctx.observe(`compared the Retry-After and X-RateLimit-Reset of ${stated.length} 429(s)`);

@@ -167,7 +167,10 @@ export const RATE_05 = invariant('RATE-05', 'X-RateLimit-Reset a Unix timestamp 
     const now = serverNow(exchange);
     const when = (seconds: number) => (seconds * 1000 < 8.64e15 ? new Date(seconds * 1000).toISOString() : 'beyond any date');
     if (reset < UNIX_TIME_FLOOR) return `X-RateLimit-Reset ${value}, which reads as seconds until the reset, not a Unix timestamp`;
-    if (reset < now.seconds - now.slack) return `X-RateLimit-Reset ${value} (${when(reset)}), ${Math.round(now.seconds - reset)} s in the past by ${now.by}`;
+    // A server may compute its headers when the request arrives and answer after a stall (a freedom the spec leaves):
+    // a Reset is in the past only when it was past before the request was even sent.
+    const sent = now.seconds - exchange.durationMs / 1000;
+    if (reset < sent - now.slack) return `X-RateLimit-Reset ${value} (${when(reset)}), ${Math.round(now.seconds - reset)} s in the past by ${now.by}, before the request was sent`;
     if (reset > now.seconds + LONGEST_WINDOW_S + now.slack) {
       const unit = reset > 1e11 ? '; a Unix timestamp counts seconds, not milliseconds' : '';
       return `X-RateLimit-Reset ${value} (${when(reset)}), more than a day ahead by ${now.by}${unit}`;

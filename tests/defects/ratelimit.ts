@@ -362,6 +362,16 @@ export const RATELIMIT_DEFECTS = [
       tooManyRequests: (admission, reference) => withHeaders(reference(admission), { 'retry-after': '60' }),
     },
   },
+  {
+    id: 'rate-retry-after-constant-1',
+    area: 'ratelimit',
+    description: 'sends Retry-After: 1 on every 429 (a rejection handler that sets RetryAfter to one second, written for a token bucket) in front of a fixed window of a minute: the client retries at once and is refused again until the X-RateLimit-Reset the 429 also states',
+    rules: ['RATE-11', 'RATE-16'],
+    options: { rateLimit: MINUTE_LIKE_WINDOW },
+    overrides: {
+      tooManyRequests: (admission, reference) => withHeaders(reference(admission), { 'retry-after': '1' }),
+    },
+  },
   // ── what the counts mean ──
   {
     id: 'rate-remaining-reports-used',
