@@ -3,9 +3,15 @@
 // a TOML file with ${VAR} substitution, Dredd a dredd.yml, OCI's conformance an OCI_* variable per setting; this is
 // the same, on commander's own options: every value goes through the parser its flag has.
 import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import type { Command, Option } from 'commander';
-import { parse as parseYaml } from 'yaml';
 import { UsageError } from './usage-error.js';
+
+/** The YAML parser, loaded only when there is a file to read: the command line starts without it (tests/unit/import-graph.test.ts). */
+function parseYaml(text: string, options: { maxAliasCount: number }): unknown {
+  const yaml = createRequire(import.meta.url)('yaml') as typeof import('yaml');
+  return yaml.parse(text, options);
+}
 
 export type ValueSource = 'flag' | 'env' | 'file' | 'default';
 
@@ -42,8 +48,11 @@ export function applyConfigSources(program: Command, env: NodeJS.ProcessEnv, cwd
       sources.set(name, 'flag');
       continue;
     }
-    const envValue = env[envNameOf(option)];
-    if (envValue !== undefined && envValue !== '') {
+    // PETSTORE_API_KEY is the resolver's to read, so that what it says of a key names the variable the key came from.
+    const envValue = name === 'apiKey' ? undefined : env[envNameOf(option)];
+    if (name === 'apiKey' && env.PETSTORE_API_KEY) {
+      sources.set(name, 'env');
+    } else if (envValue !== undefined && envValue !== '') {
       program.setOptionValueWithSource(name, parsedValue(option, envValue, envNameOf(option)), 'env');
       sources.set(name, 'env');
     } else if (fromFile.has(name)) {
@@ -121,7 +130,8 @@ export function describeConfig(program: Command, sources: ReadonlyMap<string, Va
   const lines = configurable(program).map((option) => {
     const name = option.attributeName();
     const value = values[name];
-    const shown = value === undefined ? '(none)' : SECRET_OPTIONS.has(name) ? '(set; not shown)' : Array.isArray(value) ? value.join(',') || '(none)' : String(value);
+    const set = value !== undefined || sources.get(name) === 'env';
+    const shown = !set ? '(none)' : SECRET_OPTIONS.has(name) ? '(set; not shown)' : value === undefined ? '(none)' : Array.isArray(value) ? value.join(',') || '(none)' : String(value);
     return `${option.long!.slice(2)}: ${shown}  (${sources.get(name) ?? 'default'}; ${envNameOf(option)})`;
   });
   return `${lines.join('\n')}\n`;
