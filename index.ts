@@ -27,5 +27,5 @@ export {
  * would refuse (before anything is sent), and with TargetUnreachable when the target cannot be reached.
  */
 export async function runConformance(options: ConformanceOptions = {}): Promise<Report> {
-  return (await certify(resolveRunOptions(options, process.env))).report;
+  return (await certify(resolveRunOptions(options, process.env, 'api'))).report;
 }

@@ -20,6 +20,8 @@ export interface RunOptions extends CheckSettings {
   baseUrl?: string;
   apiKey?: string;
   reportDir: string;
+  /** Set when the programmatic API resolved the options: its refusals name its own options, not the CLI's flags. */
+  naming?: OptionNaming;
   strict: boolean;
   /** --require-complete: a run that leaves MUST rules unjudged (verdict incomplete) exits 6, not 0. */
   requireComplete: boolean;
@@ -105,6 +107,18 @@ export const INTEGER_OPTIONS: Record<IntegerOption, { flag: string; min: number;
 };
 
 const NO_CAP = ['maxRequests', 'maxDurationMs'] as const;
+
+/** Whose names a refusal speaks in: the command line's flags, or the programmatic API's option names. */
+export type OptionNaming = 'cli' | 'api';
+type NamedOption = 'apiKey' | 'baseUrl' | 'only' | 'skip' | 'caFile' | 'baseline' | 'writeBaseline' | 'reporters' | 'reportDir';
+const FLAG_OF: Record<NamedOption, string> = {
+  apiKey: '--api-key', baseUrl: '--base-url', only: '--only', skip: '--skip', caFile: '--ca-file', baseline: '--baseline',
+  writeBaseline: '--write-baseline', reporters: '--reporter', reportDir: '--report-dir',
+};
+
+function nameOf(option: NamedOption, naming: OptionNaming): string {
+  return naming === 'cli' ? FLAG_OF[option] : option;
+}
 const FLAGS = ['readOnly', 'strict', 'requireComplete', 'verifyRecovery'] as const;
 
 /**
@@ -112,30 +126,31 @@ const FLAGS = ['readOnly', 'strict', 'requireComplete', 'verifyRecovery'] as con
  * PETSTORE_API_KEY, and every check, each refusal a UsageError worded as the CLI words it. It runs before
  * anything is sent.
  */
-export function resolveRunOptions(given: GivenOptions, env: NodeJS.ProcessEnv): RunOptions {
+export function resolveRunOptions(given: GivenOptions, env: NodeJS.ProcessEnv, naming: OptionNaming = 'cli'): RunOptions {
   const value = withoutUndefined(given);
+  const named = (option: NamedOption) => nameOf(option, naming);
   const integers = Object.fromEntries(Object.keys(INTEGER_OPTIONS).map((name) => {
     const option = name as IntegerOption;
     const chosen = value[option] ?? (option === 'seed' ? randomSeed() : DEFAULT_OPTIONS[option as Exclude<IntegerOption, 'seed'>]);
-    return [option, chosen === null && (NO_CAP as readonly string[]).includes(option) ? null : checkInteger(option, chosen)];
+    return [option, chosen === null && (NO_CAP as readonly string[]).includes(option) ? null : checkInteger(option, chosen, naming)];
   })) as Pick<RunOptions, IntegerOption>;
   const flags = Object.fromEntries(FLAGS.map((name) => [name, flag(value[name] ?? DEFAULT_OPTIONS[name], name)])) as Pick<RunOptions, (typeof FLAGS)[number]>;
   // --read-only is gentle: the 429 probe exhausts the key's window for every client sharing it, so it runs only when asked for.
   if (flags.readOnly && value.rateLimitBudget === undefined) integers.rateLimitBudget = 0;
-  const apiKey = optionalString(value.apiKey, '--api-key') ?? (env.PETSTORE_API_KEY || undefined);
-  if (apiKey !== undefined) checkSecret(apiKey, value.apiKey !== undefined ? '--api-key' : 'PETSTORE_API_KEY');
-  const baseUrl = value.baseUrl === undefined ? undefined : checkBaseUrl(optionalString(value.baseUrl, '--base-url')!);
-  if (baseUrl !== undefined && !apiKey) throw new UsageError('no API key: set PETSTORE_API_KEY (recommended) or pass --api-key');
-  const only = ruleNames(value.only, '--only');
-  const skip = ruleNames(value.skip, '--skip');
-  checkRuleNames([...only, ...skip]);
-  const caFile = optionalString(value.caFile, '--ca-file');
-  if (caFile !== undefined) checkCaFile(caFile);
-  const baselineFile = optionalString(value.baseline, '--baseline');
-  const writeBaseline = optionalString(value.writeBaseline, '--write-baseline');
+  const apiKey = optionalString(value.apiKey, named('apiKey')) ?? (env.PETSTORE_API_KEY || undefined);
+  if (apiKey !== undefined) checkSecret(apiKey, value.apiKey !== undefined ? named('apiKey') : 'PETSTORE_API_KEY');
+  const baseUrl = value.baseUrl === undefined ? undefined : checkBaseUrl(optionalString(value.baseUrl, named('baseUrl'))!, named('baseUrl'));
+  if (baseUrl !== undefined && !apiKey) throw new UsageError(`no API key: set PETSTORE_API_KEY (recommended) or pass ${named('apiKey')}`);
+  const only = ruleNames(value.only, named('only'));
+  const skip = ruleNames(value.skip, named('skip'));
+  checkRuleNames([...only, ...skip], `${named('only')}/${named('skip')}`);
+  const caFile = optionalString(value.caFile, named('caFile'));
+  if (caFile !== undefined) checkCaFile(caFile, named('caFile'));
+  const baselineFile = optionalString(value.baseline, named('baseline'));
+  const writeBaseline = optionalString(value.writeBaseline, named('writeBaseline'));
   const baseline = baselineFile === undefined ? undefined : baselineOption(baselineFile);
   if (writeBaseline !== undefined) baselineOption(writeBaseline, 'write');
-  const reporters = value.reporters === undefined ? DEFAULT_OPTIONS.reporters : reporterNames(value.reporters);
+  const reporters = value.reporters === undefined ? DEFAULT_OPTIONS.reporters : reporterNames(value.reporters, named('reporters'));
   const today = value.today === undefined ? undefined : checkToday(value.today);
   const hooks = {
     ...(value.signal !== undefined ? { signal: checkSignal(value.signal) } : {}),
@@ -143,15 +158,16 @@ export function resolveRunOptions(given: GivenOptions, env: NodeJS.ProcessEnv): 
     ...(value.status !== undefined ? { status: checkFunction(value.status, 'status') as RunOptions['status'] } : {}),
     ...(value.replay !== undefined ? { replay: checkReplay(value.replay) } : {}),
   };
-  const reportDir = optionalString(value.reportDir, '--report-dir') ?? DEFAULT_OPTIONS.reportDir;
+  const reportDir = optionalString(value.reportDir, named('reportDir')) ?? DEFAULT_OPTIONS.reportDir;
   // An empty name once meant the current folder, and the reports replaced whatever of the same name was there.
-  if (reportDir.trim() === '') throw new UsageError('--report-dir is empty: name the folder the reports go to, e.g. --report-dir reports');
+  if (reportDir.trim() === '') throw new UsageError(`${named('reportDir')} is empty: name the folder the reports go to, e.g. ${naming === 'cli' ? '--report-dir reports' : "reportDir: 'reports'"}`);
   return {
     ...DEFAULT_OPTIONS,
     ...flags,
     ...integers,
     baseUrl, apiKey, only, skip, caFile, reportDir, writeBaseline, reporters, baseline, today,
     ...hooks,
+    ...(naming === 'api' ? { naming } : {}),
   };
 }
 
@@ -160,8 +176,8 @@ export function resolveRunOptions(given: GivenOptions, env: NodeJS.ProcessEnv): 
  * run reads or writes may live there: they stay theirs). A run checks it before it sends anything; the vitest
  * adapter, which writes no reports, does not. It leaves a trace (the folder), so it comes after every other check.
  */
-export function prepareReportFolder(options: Pick<RunOptions, 'reportDir' | 'baseline' | 'writeBaseline'>): void {
-  ensureWritable(options.reportDir);
+export function prepareReportFolder(options: Pick<RunOptions, 'reportDir' | 'baseline' | 'writeBaseline' | 'naming'>): void {
+  ensureWritable(options.reportDir, nameOf('reportDir', options.naming ?? 'cli'));
   const kept = [options.baseline?.file, options.writeBaseline].filter((file): file is string => file !== undefined);
   const foreign = foreignEntries(resolve(options.reportDir), kept);
   if (foreign.length > 0) throw new UsageError(foreignEntriesReason(options.reportDir, foreign));
@@ -206,9 +222,11 @@ function withoutUndefined(given: GivenOptions): GivenOptions {
 }
 
 /** The option's value, checked against its range in the flag's unit; the message shows the value as the flag would take it. */
-function checkInteger(option: IntegerOption, value: unknown): number {
+function checkInteger(option: IntegerOption, value: unknown, naming: OptionNaming = 'cli'): number {
   const { flag, min, max, perFlagUnit = 1 } = INTEGER_OPTIONS[option];
   if (typeof value === 'number' && Number.isInteger(value) && value >= min * perFlagUnit && value <= max * perFlagUnit) return value;
+  // The API takes the value in its own unit (maxDurationMs in milliseconds), and says so in its own name.
+  if (naming === 'api') throw new UsageError(`${option} must be an integer from ${min * perFlagUnit} to ${max * perFlagUnit}, not ${JSON.stringify(value) ?? String(value)}`);
   const shown = typeof value === 'number' ? value / perFlagUnit : value;
   const name = flag.split(' ')[0]!;
   throw new UsageError(`option '${flag}' argument '${String(shown)}' is invalid. ${name} must be an integer from ${min} to ${max}.`);
@@ -234,11 +252,11 @@ function ruleNames(value: unknown, flagName: string): string[] {
 }
 
 /** --reporter: known names only, each once; an empty list would write no report at all. */
-function reporterNames(value: unknown): ReporterName[] {
+function reporterNames(value: unknown, name: string): ReporterName[] {
   const names = Array.isArray(value) ? (value as unknown[]) : [value];
   const unknown = names.filter((name) => !(REPORTER_NAMES as readonly unknown[]).includes(name));
   if (names.length === 0 || unknown.length > 0) {
-    throw new UsageError(`--reporter takes ${REPORTER_NAMES.join(', ')} (comma-separated), not "${unknown.map(String).join(',')}".`);
+    throw new UsageError(`${name} takes ${REPORTER_NAMES.join(', ')}${name.startsWith('--') ? ' (comma-separated)' : ''}, not "${unknown.map(String).join(',')}".`);
   }
   return [...new Set(names as ReporterName[])];
 }
@@ -264,23 +282,23 @@ function baselineOption(file: string, mode: 'read' | 'write' = 'read'): Baseline
 }
 
 /** The base URL, normalised (no trailing slash). */
-function checkBaseUrl(text: string): string {
+function checkBaseUrl(text: string, name: string): string {
   let url: URL;
   const shown = withoutCredentials(text);
   try {
     url = new URL(text);
   } catch {
-    throw new UsageError(`--base-url "${shown}" is not a URL; give the full address, e.g. https://staging.example.com/v1`);
+    throw new UsageError(`${name} "${shown}" is not a URL; give the full address, e.g. https://staging.example.com/v1`);
   }
   // "localhost:8080/v1" parses as the scheme "localhost:": name the missing scheme, not a strange one.
   if (!text.includes('://')) {
-    throw new UsageError(`--base-url "${shown}" has no http:// or https:// in front; give the full address, e.g. http://${shown}`);
+    throw new UsageError(`${name} "${shown}" has no http:// or https:// in front; give the full address, e.g. http://${shown}`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new UsageError(`--base-url must use http or https, not ${url.protocol.replace(/:$/, '')}; give the server's http:// or https:// address`);
+    throw new UsageError(`${name} must use http or https, not ${url.protocol.replace(/:$/, '')}; give the server's http:// or https:// address`);
   }
-  if (url.search || url.hash) throw new UsageError('--base-url must not carry a query or fragment; give the base address, e.g. https://staging.example.com/v1');
-  if (url.username || url.password) throw new UsageError('--base-url must not carry credentials; pass the key with PETSTORE_API_KEY');
+  if (url.search || url.hash) throw new UsageError(`${name} must not carry a query or fragment; give the base address, e.g. https://staging.example.com/v1`);
+  if (url.username || url.password) throw new UsageError(`${name} must not carry credentials; pass the key with PETSTORE_API_KEY`);
   return url.toString().replace(/\/+$/, '');
 }
 
@@ -292,25 +310,25 @@ export function withoutCredentials(text: string): string {
   return text.replace(/[^/\s@]*@/, '…@');
 }
 
-function checkRuleNames(names: string[]): void {
+function checkRuleNames(names: string[], name: string): void {
   const known = new Set([...activeRules().map((rule) => rule.id), ...AREA_ORDER]);
   const unknown = names.filter((name) => !known.has(name));
   if (unknown.length > 0) {
-    throw new UsageError(`unknown rule ID or area in --only/--skip: ${unknown.join(', ')} (list them with --list)`);
+    throw new UsageError(`unknown rule ID or area in ${name}: ${unknown.join(', ')} (list them with ${name.startsWith('--') ? '--list' : 'petstore-conformance --list'})`);
   }
 }
 
 /** A CA file that cannot be read would only surface mid-handshake, as a crash: name it before any connection. */
-function checkCaFile(path: string): void {
+function checkCaFile(path: string, name: string): void {
   let text: string;
   try {
     text = readCaFile(path).toString('utf8');
   } catch (error) {
     if (!(error instanceof UnreadableFile)) throw error;
-    throw new UsageError(`cannot read --ca-file ${path} (${error.reason}): give the PEM file of the CA that signed the target's certificate`);
+    throw new UsageError(`cannot read ${name} ${path} (${error.reason}): give the PEM file of the CA that signed the target's certificate`);
   }
   if (!text.includes('-----BEGIN CERTIFICATE-----')) {
-    throw new UsageError(`--ca-file ${path} holds no PEM certificate (-----BEGIN CERTIFICATE-----): give the CA certificate in PEM form`);
+    throw new UsageError(`${name} ${path} holds no PEM certificate (-----BEGIN CERTIFICATE-----): give the CA certificate in PEM form`);
   }
 }
 
@@ -320,9 +338,9 @@ function checkCaFile(path: string): void {
  * missing parent. Proved writable by writing a file in it, not by access(): root passes every permission
  * check, but not a read-only file system or an immutable folder.
  */
-function ensureWritable(dir: string): void {
+function ensureWritable(dir: string, name: string): void {
   const reason = unwritableReason(resolve(dir));
-  if (reason) throw new UsageError(`cannot write reports to ${dir} (${reason}): choose a writable folder with --report-dir`);
+  if (reason) throw new UsageError(`cannot write reports to ${dir} (${reason}): choose a writable folder with ${name}`);
 }
 
 /** Why `dir` cannot hold the reports, or undefined once it exists and a file could be written in it. */

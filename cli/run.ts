@@ -194,7 +194,7 @@ function diagnosisWithEvidence(diagnosis: Diagnosis | undefined, exchanges: read
 }
 
 function reportedOptions(options: RunOptions): Record<string, unknown> {
-  const { print: _print, signal: _signal, status: _status, replay: _replay, apiKey, baseline, ...rest } = options;
+  const { print: _print, signal: _signal, status: _status, replay: _replay, naming: _naming, apiKey, baseline, ...rest } = options;
   return { ...rest, apiKey: apiKey ? '[redacted]' : undefined, baseline: baseline?.file };
 }
 
