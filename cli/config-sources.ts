@@ -5,6 +5,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Command, Option } from 'commander';
+import { withoutCredentials } from './resolve-options.js';
 import { UsageError } from './usage-error.js';
 
 /** The YAML parser, loaded only when there is a file to read: the command line starts without it (tests/unit/import-graph.test.ts). */
@@ -49,10 +50,12 @@ export function applyConfigSources(program: Command, env: NodeJS.ProcessEnv, cwd
       continue;
     }
     // PETSTORE_API_KEY is the resolver's to read, so that what it says of a key names the variable the key came from.
-    const envValue = name === 'apiKey' ? undefined : env[envNameOf(option)];
     if (name === 'apiKey' && env.PETSTORE_API_KEY) {
       sources.set(name, 'env');
-    } else if (envValue !== undefined && envValue !== '') {
+      continue;
+    }
+    const envValue = env[envNameOf(option)];
+    if (envValue !== undefined && envValue !== '') {
       program.setOptionValueWithSource(name, parsedValue(option, envValue, envNameOf(option)), 'env');
       sources.set(name, 'env');
     } else if (fromFile.has(name)) {
@@ -124,14 +127,21 @@ function parsedValue(option: Option, value: unknown, where: string): unknown {
   return items.reduce<unknown>((previous, item) => option.parseArg!(item, previous), option.defaultValue);
 }
 
-/** What --print-config prints: each option, its value and where it came from; a secret only as set or not. */
+/** A value as --print-config shows it: a list joined, a URL without the user and password it may carry. */
+function shownValue(value: unknown): string {
+  if (value === undefined || (Array.isArray(value) && value.length === 0)) return '(none)';
+  if (Array.isArray(value)) return value.join(',');
+  const text = String(value);
+  return /^[a-z][a-z0-9+.-]*:\/\//i.test(text) ? withoutCredentials(text) : text;
+}
+
+/** What --print-config prints: each option, its value and where it came from; a secret only as set or not, a URL without its credentials. */
 export function describeConfig(program: Command, sources: ReadonlyMap<string, ValueSource>): string {
   const values = program.opts();
   const lines = configurable(program).map((option) => {
     const name = option.attributeName();
     const value = values[name];
-    const set = value !== undefined || sources.get(name) === 'env';
-    const shown = !set ? '(none)' : SECRET_OPTIONS.has(name) ? '(set; not shown)' : value === undefined ? '(none)' : Array.isArray(value) ? value.join(',') || '(none)' : String(value);
+    const shown = SECRET_OPTIONS.has(name) ? (value !== undefined || sources.get(name) === 'env' ? '(set; not shown)' : '(none)') : shownValue(value);
     return `${option.long!.slice(2)}: ${shown}  (${sources.get(name) ?? 'default'}; ${envNameOf(option)})`;
   });
   return `${lines.join('\n')}\n`;

@@ -53,4 +53,11 @@ describe('options from the environment and a config file', () => {
     expect(printed).toContain('concurrency: 4  (default; PETSTORE_CONCURRENCY)');
     expect(printed).not.toContain('secret-key-4411');
   });
+
+  it('prints a base URL without the user and password it carries', () => {
+    let printed = '';
+    parseArguments(['--print-config'], '0.0.0', (text) => (printed += text), { PETSTORE_BASE_URL: 'https://ops:pw-7c1e9@staging.example.com/v1' });
+    expect(printed).toContain('base-url: https://…@staging.example.com/v1  (env; PETSTORE_BASE_URL)');
+    expect(printed).not.toContain('pw-7c1e9');
+  });
 });
