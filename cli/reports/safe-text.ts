@@ -3,13 +3,11 @@
 // GitHub runner acts on a log line that begins with `::` (`::error`, `::set-output`, `::add-mask`) or holds `##[`.
 // Every report and the terminal show such bytes as visible marks instead, each in the way its medium reads.
 
-// C0 controls (but the line breaks and tabs a caller keeps), DEL, C1 controls (U+009B is a one-byte CSI), the
-// bidirectional overrides and isolates (which reorder what a reader sees), and the Unicode line and paragraph separators.
-const INVISIBLE = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069\u2028\u2029]/g;
+import { TERMINAL_CONTROLS } from '../../helpers/http/exchange.js';
 
 /** The text with every control character shown as a visible mark: ␛ for ESC (Unicode's control pictures), [U+009B] for the rest. */
 export function visibleControls(text: string, keep: { lineBreaks?: boolean; tabs?: boolean } = { lineBreaks: true, tabs: true }): string {
-  return text.replace(INVISIBLE, visibleSymbol).replace(/[\n\r\t]/g, (char) => {
+  return text.replace(TERMINAL_CONTROLS, visibleSymbol).replace(/[\n\r\t]/g, (char) => {
     if (char === '\t') return keep.tabs ? char : '\u2409';
     if (char === '\n') return keep.lineBreaks ? char : '\u2424';
     return '\u240d'; // a carriage return would move the cursor back over the line a reader is reading

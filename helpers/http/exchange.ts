@@ -180,11 +180,12 @@ function curlOf(request: RecordedRequest): string {
 }
 
 /**
- * Control characters (but tab and line breaks, JSON's whitespace, which a quoted shell word carries), bidirectional
- * controls and line separators: a terminal acts on them, so no printed line carries them raw (cli/reports/safe-text.ts
- * shows them as marks, and the line would no longer send the body).
+ * C0 controls (but tab and line breaks, which a caller keeps or marks itself), DEL, C1 controls (U+009B is a one-byte
+ * CSI), the bidirectional overrides and isolates (which reorder what a reader sees), and the Unicode line and paragraph
+ * separators: a terminal acts on them. No printed curl line carries them raw, and cli/reports/safe-text.ts shows
+ * them as marks wherever a target's text is shown.
  */
-const UNPRINTABLE = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069\u2028\u2029]/g;
+export const TERMINAL_CONTROLS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069\u2028\u2029]/g;
 
 /**
  * The body as a line can carry it: as it is, or, when it is JSON, with each unprintable character written as its
@@ -192,18 +193,18 @@ const UNPRINTABLE = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u202a-
  * when the body holds such characters and is not JSON.
  */
 function printableBody(body: string): string | undefined {
-  if (!new RegExp(UNPRINTABLE.source).test(body)) return body;
+  if (body.search(TERMINAL_CONTROLS) === -1) return body;
   try {
     parseJson(body);
   } catch {
     return undefined;
   }
-  return body.replace(UNPRINTABLE, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return body.replace(TERMINAL_CONTROLS, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 /** The text as a printf format: each byte of an unprintable character (and of a backslash or a percent sign) as an octal escape. */
 function octalEscaped(text: string): string {
-  return text.replace(new RegExp(`[\\\\%]|${UNPRINTABLE.source}`, 'g'), (char) => [...Buffer.from(char, 'utf8')].map((byte) => `\\${byte.toString(8).padStart(3, '0')}`).join(''));
+  return text.replace(new RegExp(`[\\\\%]|${TERMINAL_CONTROLS.source}`, 'g'), (char) => [...Buffer.from(char, 'utf8')].map((byte) => `\\${byte.toString(8).padStart(3, '0')}`).join(''));
 }
 
 /** Text quoted for the shell: as it is, or with $PETSTORE_API_KEY expanded where the key was (a URL or header carrying it). */
