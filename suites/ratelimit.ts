@@ -270,9 +270,12 @@ function refusedAgainInTheSameWindow(exchanges: readonly Exchange[], refused: Ex
   const reset = readRateLimitHeaders(responseOf(refused).headers).reset;
   if (!times || reset === undefined) return undefined;
   const retryAt = Date.parse(refused.startedAt) + refused.durationMs + times.retryIn * 1000;
-  return exchanges.find((later) => later.seq > refused.seq && (later.sentAfter ?? 0) >= refused.seq && credentialOf(later.request.auth) === 'key'
-    && Date.parse(later.startedAt) >= retryAt && later.response?.status === 429
-    && readRateLimitHeaders(later.response.headers).reset === reset && readRateLimitHeaders(later.response.headers).remaining === 0);
+  return exchanges.find((later) => {
+    if (later.seq <= refused.seq || (later.sentAfter ?? 0) < refused.seq || credentialOf(later.request.auth) !== 'key') return false;
+    if (Date.parse(later.startedAt) < retryAt || later.response?.status !== 429) return false;
+    const stated = readRateLimitHeaders(later.response.headers);
+    return stated.reset === reset && stated.remaining === 0;
+  });
 }
 
 /**
