@@ -24,6 +24,14 @@ function nameTaken(request: FastifyRequest, server: Context): boolean {
 }
 
 /** A readName override for a stack that changes every name it reads (trims, normalises, escapes, cuts) before storing it. */
+/** A store that throws (the server answers 500) on a name its column cannot hold, and stores every other pet. */
+function storageRefusingNames(cannotHold: (name: string) => boolean, error: string): SeamOverride<'storePet'> {
+  return (pet, reference) => {
+    if (typeof pet.name === 'string' && cannotHold(pet.name)) throw new Error(error);
+    reference(pet);
+  };
+}
+
 function nameAs(change: (name: string) => string): SeamOverride<'readName'> {
   return (raw, reference) => {
     const name = reference(raw);
@@ -635,10 +643,7 @@ export const CREATING_DEFECTS = [
     // Generated names hold any code point, U+0000 included, when the seed draws it.
     byChance: ['FUZZ-02'],
     overrides: {
-      storePet: (pet, reference) => {
-        if (typeof pet.name === 'string' && pet.name.includes('\u0000')) throw new Error('invalid byte sequence for encoding "UTF8": 0x00');
-        reference(pet);
-      },
+      storePet: storageRefusingNames((name) => name.includes('\u0000'), 'invalid byte sequence for encoding "UTF8": 0x00'),
     },
   },
   {
@@ -727,10 +732,7 @@ export const CREATING_DEFECTS = [
     rules: ['CREATE-19', 'ERR-04'],
     byChance: ['FUZZ-02', 'FUZZ-03'],
     overrides: {
-      storePet: (pet, reference) => {
-        if (typeof pet.name === 'string' && /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(pet.name)) throw new Error('invalid byte sequence for encoding "UTF8"');
-        reference(pet);
-      },
+      storePet: storageRefusingNames((name) => /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(name), 'invalid byte sequence for encoding "UTF8"'),
     },
   },
   {

@@ -2,7 +2,7 @@ import { deflateRawSync, gzipSync } from 'node:zlib';
 import { bodyText } from '../../server/creating.js';
 import { petIdOf } from '../../server/fetching.js';
 import { json, text } from '../../server/responses.js';
-import { isRefusal, onAnswer } from '../../server/seams.js';
+import { isRefusal, onAnswer, type OperationId, type SeamOverride } from '../../server/seams.js';
 import { expressErrorPage, NGINX_401, NGINX_404 } from './pages.js';
 import type { DefectSpec } from './spec.js';
 
@@ -16,6 +16,11 @@ const CREATE_400_RULES = ['CREATE-08', 'CREATE-09', 'CREATE-10', 'CREATE-11', 'C
 const ERROR_SCHEMA_RULES = ['ERR-02', ...ERROR_BODY_RULES, 'AUTH-10', 'AUTH-11', ...CREATE_400_RULES, 'LIST-06', 'LIST-07', 'FETCH-02', 'FUZZ-01', 'FUZZ-03', 'RATE-09'] as const;
 
 /** Defects of the errors area. */
+/** The operation's 200 answers sent with another Content-Type, the body as it was. */
+function successesTyped(operation: OperationId, contentType: string): SeamOverride<'respond'> {
+  return onAnswer(operation, (answer) => (answer.status === 200 ? { ...answer, contentType } : answer));
+}
+
 export const ERRORS_DEFECTS = [
   {
     id: 'errors-text-plain',
@@ -58,7 +63,7 @@ export const ERRORS_DEFECTS = [
     description: 'sends the GET /pets list as text/plain',
     rules: ['FUZZ-03', 'ERR-05'],
     overrides: {
-      respond: onAnswer('listPets', (answer) => (answer.status === 200 ? { ...answer, contentType: 'text/plain; charset=utf-8' } : answer)),
+      respond: successesTyped('listPets', 'text/plain; charset=utf-8'),
     },
   },
   {
@@ -190,7 +195,7 @@ export const ERRORS_DEFECTS = [
     rules: ['FUZZ-03', 'ERR-05'],
     overrides: {
       // A string body goes out as text/html.
-      respond: onAnswer('getPet', (answer) => (answer.status === 200 ? { ...answer, contentType: 'text/html; charset=utf-8' } : answer)),
+      respond: successesTyped('getPet', 'text/html; charset=utf-8'),
     },
   },
   {
@@ -211,7 +216,7 @@ export const ERRORS_DEFECTS = [
     description: 'sends the GET /pets array as application/hal+json: Spring HATEOAS negotiates its media type for a collection resource, though the body is a plain array',
     rules: ['FUZZ-03', 'ERR-05'],
     overrides: {
-      respond: onAnswer('listPets', (answer) => (answer.status === 200 ? { ...answer, contentType: 'application/hal+json' } : answer)),
+      respond: successesTyped('listPets', 'application/hal+json'),
     },
   },
   {
@@ -220,7 +225,7 @@ export const ERRORS_DEFECTS = [
     description: 'sends GET /pets/{petId} as application/vnd.api+json (a JSON:API serializer\'s media type) though the body is the spec\'s Pet',
     rules: ['FUZZ-03', 'ERR-05'],
     overrides: {
-      respond: onAnswer('getPet', (answer) => (answer.status === 200 ? { ...answer, contentType: 'application/vnd.api+json' } : answer)),
+      respond: successesTyped('getPet', 'application/vnd.api+json'),
     },
   },
   {
