@@ -174,7 +174,9 @@ function restoredDuring(step: Step): number {
   const now = serverNow(step.before);
   const untilReset = reset - now.seconds - (now.slack === 1 ? 2 : now.slack);
   if (untilReset <= 0) return Number.POSITIVE_INFINITY;
-  const seconds = Math.max(0, answeredAt(step.after) - answeredAt(step.before)) / 1000;
+  // The server may have counted the earlier request as soon as it was sent, and the later one as late as its answer
+  // came: the window restores over that span, which the earlier answer's arrival (late on a loaded client) would cut short.
+  const seconds = Math.max(0, answeredAt(step.after) - Date.parse(step.before.startedAt)) / 1000;
   return ((limit - remaining) / untilReset) * seconds;
 }
 
