@@ -19,8 +19,11 @@ export type ValueSource = 'flag' | 'env' | 'file' | 'default';
 /** The file read when --config names none and it is in the working directory. */
 export const DEFAULT_CONFIG_FILE = 'petstore-conformance.config.yaml';
 
-/** Options that are actions or say where the configuration is, not configuration. */
-const NOT_CONFIGURABLE = new Set(['list', 'json', 'config', 'printConfig', 'help', 'version']);
+/**
+ * Options that are actions or say where the configuration is, not configuration; and colour, which NO_COLOR and
+ * FORCE_COLOR already set from the environment (a PETSTORE_NO_COLOR beside them would only be a third way).
+ */
+const NOT_CONFIGURABLE = new Set(['list', 'json', 'config', 'printConfig', 'help', 'version', 'color']);
 
 /** Options whose values are secrets: shown by --print-config only as set or not. */
 const SECRET_OPTIONS = new Set(['apiKey']);

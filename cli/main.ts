@@ -8,6 +8,7 @@ import { resolveRunOptions, UsageError } from './resolve-options.js';
 import { TOOL } from './tool.js';
 import { cancelledExitCode } from './policy/verdict.js';
 import { jsonText } from './reports/safe-text.js';
+import { paint, wantsColour } from './colour.js';
 
 // `petstore-conformance … | head` closes stdout early: that is the reader's choice, not a crash.
 for (const stream of [process.stdout, process.stderr]) {
@@ -46,13 +47,16 @@ async function main(argv: string[]): Promise<number> {
       statusShown = line !== undefined;
     }
     : undefined;
+  const colour = wantsColour(out, process.env, parsed.color);
   const print = (line: string) => {
     clearStatus();
-    out.write(`${line}\n`);
+    out.write(`${colour ? line.split('\n').map(paint).join('\n') : line}\n`);
   };
   const cancellation = new AbortController();
   // The hooks go through the one resolver with the rest, as a program's do through runConformance.
-  const options = resolveRunOptions({ ...parsed.options, status, print, signal: cancellation.signal }, process.env);
+  // A terminal says how wide it is; a CI log does not, and the run's default width stands.
+  const width = out.isTTY && out.columns ? Math.max(40, out.columns - 1) : undefined;
+  const options = resolveRunOptions({ ...parsed.options, status, print, signal: cancellation.signal, ...(width ? { width } : {}) }, process.env);
   // Loaded only for a run: --help, --version, --list and a usage error answer without the engine, the HTTP
   // client, the reporters and the reference server (0.17 s of CPU for --version, against 0.4 s with them).
   const { certify } = await import('./run.js');

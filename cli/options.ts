@@ -5,7 +5,7 @@ import { REPORTER_NAMES } from './reports/names.js';
 import { DEFAULT_OPTIONS, INTEGER_OPTIONS, UsageError, type GivenOptions } from './resolve-options.js';
 
 export type Parsed =
-  | { action: 'run'; options: GivenOptions; json: boolean }
+  | { action: 'run'; options: GivenOptions; json: boolean; color: boolean | undefined }
   | { action: 'list'; json: boolean };
 
 /**
@@ -49,6 +49,9 @@ export function buildProgram(version: string): Command {
     .option(flags.readLagMs, 'longest a read may lag the run\'s own writes (replicas, caches): a created pet not yet readable is read again, with backoff, for up to this long', integer, defaults.readLagMs)
     .option('--ca-file <pem>', 'trust this CA certificate (PEM) for an https target')
     .option('--json', 'print report.json to stdout (progress goes to stderr)', false)
+    .option('--verbose', 'print every rule as it is judged, and every failure with its evidence and curl line', false)
+    .option('--quiet', 'print the verdict line only', false)
+    .option('--no-color', 'no colour, even on a terminal (NO_COLOR and FORCE_COLOR are followed too)')
     .option('--reporter <names>', `report files to write, comma-separated: ${REPORTER_NAMES.join(', ')} (default: all)`, list)
     .option('--baseline <file>', 'rule IDs the target is known to fail, one per line: reported, they do not fail the run; a listed rule that passes fails it (exit 5)')
     .option('--write-baseline <file>', 'write the rules that fail this run as a baseline file')
@@ -105,10 +108,14 @@ export function parseArguments(argv: string[], version: string, write: (text: st
   }
   const o = program.opts();
   if (o.list) return { action: 'list', json: Boolean(o.json) };
+  if (o.verbose && o.quiet) throw new UsageError(`--verbose and --quiet ask for opposite things: give one (${describeSource('verbose', sources)}, ${describeSource('quiet', sources)})`);
   return {
     action: 'run',
     json: Boolean(o.json),
+    // Only --no-color says anything: without it, the environment and the terminal decide (cli/colour.ts).
+    color: o.color === false ? false : undefined,
     options: {
+      detail: o.quiet ? 'quiet' : o.verbose ? 'verbose' : 'compact',
       baseUrl: o.baseUrl,
       apiKey: o.apiKey,
       reportDir: o.reportDir,
@@ -137,6 +144,12 @@ export function parseArguments(argv: string[], version: string, write: (text: st
       writeBaseline: o.writeBaseline,
     },
   };
+}
+
+/** Where a switch was set, for a refusal that names both sides: "--quiet from PETSTORE_QUIET". */
+function describeSource(name: 'verbose' | 'quiet', sources: ReadonlyMap<string, string>): string {
+  const where = { flag: 'the command line', env: `PETSTORE_${name.toUpperCase()}`, file: 'the config file' }[sources.get(name) ?? 'flag'] ?? 'the command line';
+  return `--${name} from ${where}`;
 }
 
 /**

@@ -40,6 +40,10 @@ export interface RunOptions extends CheckSettings {
   signal?: AbortSignal;
   /** Where progress and the summary go; nothing is printed when absent. */
   print?: (line: string) => void;
+  /** How much `print` is given: 'compact' when absent (see Detail). */
+  detail?: Detail;
+  /** The width `print`'s compact lines are cut to (a terminal's columns); 120 when absent. */
+  width?: number;
   /**
    * Rewrites one status line in place (a terminal): long phases show their progress there, undefined
    * clears it. Absent (a CI log), a long phase prints a line every few seconds instead.
@@ -51,6 +55,14 @@ export interface RunOptions extends CheckSettings {
    */
   replay?: { harPath: string; runId: string; startedAt: string; target: Report['target'] };
 }
+
+/**
+ * How much the terminal shows: `compact` (the default) a status line while the run works, then the verdict, the
+ * counts and each failing rule as a headline; `verbose` every rule as it is judged and every failure's evidence;
+ * `quiet` the verdict line alone.
+ */
+export const DETAILS = ['compact', 'verbose', 'quiet'] as const;
+export type Detail = typeof DETAILS[number];
 
 /** Any subset of the options, as the programmatic API takes them; what is left out takes the CLI's default. */
 export type ConformanceOptions = Partial<Omit<RunOptions, 'baseline'>> & {
@@ -156,6 +168,8 @@ export function resolveRunOptions(given: GivenOptions, env: NodeJS.ProcessEnv, n
     ...(value.signal !== undefined ? { signal: checkSignal(value.signal) } : {}),
     ...(value.print !== undefined ? { print: checkFunction(value.print, 'print') as RunOptions['print'] } : {}),
     ...(value.status !== undefined ? { status: checkFunction(value.status, 'status') as RunOptions['status'] } : {}),
+    ...(value.detail !== undefined ? { detail: checkDetail(value.detail) } : {}),
+    ...(value.width !== undefined ? { width: checkWidth(value.width) } : {}),
     ...(value.replay !== undefined ? { replay: checkReplay(value.replay) } : {}),
   };
   const reportDir = optionalString(value.reportDir, named('reportDir')) ?? DEFAULT_OPTIONS.reportDir;
@@ -193,6 +207,17 @@ function checkSecret(secret: string, name: string): void {
 function checkFunction(value: unknown, name: string): (...args: never[]) => unknown {
   if (typeof value !== 'function') throw new UsageError(`${name} must be a function, not ${JSON.stringify(value) ?? typeof value}`);
   return value as (...args: never[]) => unknown;
+}
+
+function checkDetail(value: unknown): Detail {
+  if (!(DETAILS as readonly unknown[]).includes(value)) throw new UsageError(`detail must be one of ${DETAILS.join(', ')}, not ${JSON.stringify(value) ?? String(value)}`);
+  return value as Detail;
+}
+
+/** Narrower than a headline's mark and ID, a cut line would say nothing; a terminal's columns are never this few. */
+function checkWidth(value: unknown): number {
+  if (!Number.isInteger(value) || (value as number) < 40) throw new UsageError(`width must be an integer of at least 40 columns, not ${JSON.stringify(value) ?? String(value)}`);
+  return value as number;
 }
 
 function checkSignal(value: unknown): AbortSignal {

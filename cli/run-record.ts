@@ -4,12 +4,13 @@ import type { WaitTally } from '../helpers/http/pacing.js';
 import type { Redactor } from '../helpers/http/redact.js';
 import type { CheckResult, RunEvent } from '../helpers/engine/events.js';
 import { parseOwnJson, stringifyJson } from '../helpers/json.js';
-import { progressLine, type LogRouter } from './terminal.js';
+import type { LogRouter } from './terminal.js';
 
 /**
  * What the CLI keeps of a run, from its one event stream: every exchange as the reports hold it (redacted),
  * the diagnosis, the tally of rate-limit waits, each check's result, and on replay the requests the recording
- * held no answer for. It passes what a person watches (results, notices, progress) to the terminal as it comes.
+ * held no answer for. It passes what a person watches (results, notices, progress) to the terminal as it comes:
+ * each result to `showResult`, which the terminal's detail decides on.
  */
 export class RunRecord {
   /** Every exchange of the run, in the order the client recorded them, redacted as the reports write them. */
@@ -22,7 +23,7 @@ export class RunRecord {
   /** On replay: the requests the recording held no answer for ("METHOD URL"), in the order sent. */
   readonly unmatched: string[] = [];
 
-  constructor(private readonly redactor: Redactor, private readonly log: LogRouter, private readonly print: (line: string) => void) {}
+  constructor(private readonly redactor: Redactor, private readonly log: LogRouter, private readonly showResult: (result: CheckResult) => void) {}
 
   readonly hear = (event: RunEvent): void => {
     switch (event.kind) {
@@ -51,7 +52,7 @@ export class RunRecord {
         this.results.push(event.result);
         this.log.endPhase();
         // Once the target is found unjudgeable every check left stops at once: the summary says why, once.
-        if (!this.log.stopped) this.print(progressLine(event.result));
+        if (!this.log.stopped) this.showResult(event.result);
         break;
     }
   };

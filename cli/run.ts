@@ -11,7 +11,7 @@ import { assertReachable } from './preflight.js';
 import { countsOf, distinctCreated, requestsByArea, ruleResults, withoutUnjudged, type Report } from './reports/report.js';
 import { baselineLines, failingRules, formatBaseline, writeBaselineFile } from './policy/baseline.js';
 import { writeReportFiles } from './reports/write.js';
-import { prepareReportFolder, type RunOptions } from './resolve-options.js';
+import { prepareReportFolder, type Detail, type RunOptions } from './resolve-options.js';
 import { ReportFolderLock } from './reports/report-folder.js';
 import type { RunningReferenceServer } from '../server/reference-server.js';
 import { runSuites } from '../helpers/engine/engine.js';
@@ -23,7 +23,10 @@ import type { Diagnosis } from '../helpers/http/diagnosis.js';
 import { SUITES } from '../suites/index.js';
 import { RunRecord } from './run-record.js';
 import { TOOL } from './tool.js';
-import { LogRouter, summaryText } from './terminal.js';
+import { compactSummaryText, LogRouter, progressLine, statusLine, summaryText, verdictLine } from './terminal.js';
+import type { CheckResult } from '../helpers/engine/events.js';
+import { isFailing } from '../helpers/judge/outcome-meaning.js';
+import { getRule } from '../helpers/spec/catalog.js';
 import { terminalText } from './reports/safe-text.js';
 import { judgeRun } from './policy/verdict.js';
 
@@ -45,14 +48,17 @@ export interface RunResult {
 export async function certify(options: RunOptions): Promise<RunResult> {
   // The run's own: it redacts this run's secrets, and nothing of a run before it in the same process.
   const redactor = new Redactor([options.apiKey]);
+  const detail = options.detail ?? 'compact';
   // Without a terminal's status line (a CI log), a run that works or waits quietly prints a heartbeat (cli/heartbeat.ts).
-  const heartbeat = options.print && !options.status && !options.replay ? new Heartbeat((line) => print(line)) : undefined;
+  const heartbeat = options.print && !options.status && !options.replay && detail !== 'quiet' ? new Heartbeat((line) => print(line)) : undefined;
   // Every line passes through the run's redactor, then is made inert for a terminal or a CI log: it may hold a target's bytes.
   const print = (line: string) => {
     options.print?.(terminalText(redactor.redact(line)));
     heartbeat?.printed();
   };
-  const status = options.status && ((line: string | undefined) => options.status!(line === undefined ? undefined : terminalText(redactor.redact(line))));
+  // --quiet prints the verdict line alone: everything else the run says goes through `say`.
+  const say = detail === 'quiet' ? () => undefined : print;
+  const status = detail === 'quiet' ? undefined : options.status && ((line: string | undefined) => options.status!(line === undefined ? undefined : terminalText(redactor.redact(line))));
   const replay = options.replay;
   const startedAt = replay ? new Date(replay.startedAt) : new Date();
   const runId = replay?.runId ?? `${startedAt.toISOString().replace(/[-:]/g, '').slice(0, 15)}-${randomBytes(3).toString('hex')}`;
@@ -69,18 +75,18 @@ export async function certify(options: RunOptions): Promise<RunResult> {
   const wasEmbedded = replay ? replay.target.embedded : embedded !== undefined;
   // The key of a target named by the options is known already; these two are born here.
   if (embedded || replay) redactor.add(apiKey);
-  if (replay) print(`Re-judging the exchanges recorded from ${baseUrl} (nothing is sent)`);
-  else if (embedded) print(`No --base-url given: certifying the bundled reference server at ${baseUrl}`);
-  else print(`Certifying ${baseUrl}`);
+  if (replay) say(`Re-judging the exchanges recorded from ${baseUrl} (nothing is sent)`);
+  else if (embedded) say(`No --base-url given: certifying the bundled reference server at ${baseUrl}`);
+  else say(`Certifying ${baseUrl}`);
   if (isShortSecret(apiKey)) {
-    print(`Note: the API key is only ${apiKey.length} character${apiKey.length === 1 ? '' : 's'} long. It is masked in headers and wherever it stands alone (a JSON value, a query value); text that merely contains those letters is left as it is, so a body that glues the key to other text would show it.`);
+    say(`Note: the API key is only ${apiKey.length} character${apiKey.length === 1 ? '' : 's'} long. It is masked in headers and wherever it stands alone (a JSON value, a query value); text that merely contains those letters is left as it is, so a body that glues the key to other text would show it.`);
   }
 
   // The bundled server lives in this process on loopback: a proxy of the environment is never meant for it.
   const proxy = embedded || replay ? undefined : proxyRouteFor(baseUrl);
   const proxySecret = proxyPassword(proxy);
   if (proxySecret) redactor.add(proxySecret);
-  if (proxy) print(`Through the proxy ${proxy.shown} (HTTP_PROXY/HTTPS_PROXY; NO_PROXY does not exempt this target)`);
+  if (proxy) say(`Through the proxy ${proxy.shown} (HTTP_PROXY/HTTPS_PROXY; NO_PROXY does not exempt this target)`);
   // Held until the reports are written: a second run on this folder is refused rather than mixed with this one.
   let folderLock: ReportFolderLock | undefined;
   try {
@@ -90,7 +96,7 @@ export async function certify(options: RunOptions): Promise<RunResult> {
     const selected = new Set(activeRules().filter((rule) => !deselected(rule)).map((rule) => rule.area));
     // --read-only says what it will spend before it sends anything, and is held to it (on replay too, as it ran).
     const plan = options.readOnly ? readOnlyPlan(selected, options) : undefined;
-    if (plan) print(planLine(plan));
+    if (plan) say(planLine(plan));
     if (!replay) await assertReachable(baseUrl, options.timeoutMs, options.caFile, proxy);
     const today = options.today ?? new Date().toISOString().slice(0, 10);
     const config = runConfigOf({ ...options, ...(plan ? { maxRequests: plan.requests } : {}) }, {
@@ -99,8 +105,9 @@ export async function certify(options: RunOptions): Promise<RunResult> {
       ...(proxy ? { proxy } : {}),
       ...(replay ? { replayHarPath: resolve(replay.harPath) } : {}),
     });
-    const log = new LogRouter(print, status);
-    const record = new RunRecord(redactor, log, print);
+    const log = new LogRouter(say, status, Date.now, detail === 'verbose');
+    const showResult = resultShower(detail, log, say, options, activeRules().filter((rule) => !deselected(rule)).length);
+    const record = new RunRecord(redactor, log, showResult.hear);
     const quota = plan && !replay ? quotaWatch(plan, (line) => log.line(line)) : undefined;
     const listeners = [record.hear, ...(quota ? [quota] : []), ...(heartbeat ? [heartbeat.hear] : [])];
     const hear: RunEvents = listeners.length === 1 ? record.hear : (event) => {
@@ -116,6 +123,7 @@ export async function certify(options: RunOptions): Promise<RunResult> {
     }
 
     log.endPhase();
+    showResult.end();
     const { exchanges } = record;
     const diagnosis = diagnosisWithEvidence(record.diagnosis, exchanges);
     const suiteErrors: string[] = [];
@@ -153,16 +161,50 @@ export async function certify(options: RunOptions): Promise<RunResult> {
     // A run that judged nothing knows no failures: an empty baseline written from it would tolerate nothing later.
     const writeBaseline = diagnosis ? undefined : options.writeBaseline;
     if (writeBaseline) writeBaselineFile(writeBaseline, redactor.redact(formatBaseline(report, options.baseline)));
-    print(summaryText(report));
-    if (baseline) print(`\n${baselineLines(baseline).join('\n')}`);
-    if (writeBaseline) print(`\nBaseline written to ${writeBaseline}: ${failingRules(report).length} rule(s) that fail this run`);
-    else if (options.writeBaseline) print(`\nNo baseline written to ${options.writeBaseline}: this run judged no rule`);
-    print(`\nReports: ${reportDir}`);
+    if (detail === 'quiet') print(verdictLine(report));
+    else if (detail === 'verbose') print(summaryText(report));
+    else print(compactSummaryText(report, options.width ?? DEFAULT_WIDTH));
+    if (baseline && detail === 'verbose') say(`\n${baselineLines(baseline).join('\n')}`);
+    if (writeBaseline) say(`\nBaseline written to ${writeBaseline}: ${failingRules(report).length} rule(s) that fail this run`);
+    else if (options.writeBaseline) say(`\nNo baseline written to ${options.writeBaseline}: this run judged no rule`);
+    say(`\nReports: ${reportDir}`);
     return { report, exitCode: report.exitCode, reportDir, redactor, ...(unmatched ? { unmatched } : {}) };
   } finally {
     folderLock?.release();
     await embedded?.close();
   }
+}
+
+/** The width compact lines are cut to where no terminal says its own: a CI log's viewer wraps what is longer. */
+const DEFAULT_WIDTH = 120;
+
+/**
+ * What the terminal shows of each result as it comes. --verbose: a line per rule, a failure its baseline lists
+ * marked known, and the rules of a selected area that --only or --skip left out counted in one line at the end.
+ * By default: the status line (on a terminal) says how many rules are judged and how many failed.
+ */
+function resultShower(detail: Detail, log: LogRouter, say: (line: string) => void, options: RunOptions, total: number): { hear: (result: CheckResult) => void; end: () => void } {
+  const known = new Set(options.baseline?.entries.map((entry) => entry.id));
+  let judged = 0;
+  let failing = 0;
+  let unselected: { count: number; reason: string } | undefined;
+  return {
+    hear: (result) => {
+      const rule = getRule(result.meta.ruleId);
+      const reason = deselectionReason(rule, options);
+      if (reason !== undefined) {
+        unselected = { count: (unselected?.count ?? 0) + 1, reason };
+        return;
+      }
+      if (detail === 'verbose') return say(progressLine(result, known.has(rule.id)));
+      judged += 1;
+      if (isFailing(result.meta.outcome)) failing += 1;
+      log.standing(statusLine(judged, total, failing, rule.id));
+    },
+    end: () => {
+      if (detail === 'verbose' && unselected) say(`  ${unselected.count === 1 ? 'one more rule' : `${unselected.count} more rules`} of these areas ${unselected.reason}`);
+    },
+  };
 }
 
 /** Says, once, what share of a daily quota a --read-only run spends, on the first answer to the key that shows one. */
@@ -182,7 +224,7 @@ export type RunIdentity = Omit<RunConfig, keyof CheckSettings>;
 
 /** What the checks of a run are told: the settings of its options that the checks read, and the run's identity and target. */
 export function runConfigOf(options: RunOptions, identity: RunIdentity): RunConfig {
-  const { baseUrl: _url, apiKey: _key, reportDir: _dir, strict: _strict, requireComplete: _requireComplete, reporters: _reporters, baseline: _baseline, writeBaseline: _write, today: _today, print: _print, signal: _signal, status: _status, replay: _replay, ...settings } = options;
+  const { baseUrl: _url, apiKey: _key, reportDir: _dir, strict: _strict, requireComplete: _requireComplete, reporters: _reporters, baseline: _baseline, writeBaseline: _write, today: _today, print: _print, detail: _detail, width: _width, signal: _signal, status: _status, replay: _replay, ...settings } = options;
   return { ...settings, ...identity };
 }
 
@@ -194,7 +236,7 @@ function diagnosisWithEvidence(diagnosis: Diagnosis | undefined, exchanges: read
 }
 
 function reportedOptions(options: RunOptions): Record<string, unknown> {
-  const { print: _print, signal: _signal, status: _status, replay: _replay, naming: _naming, apiKey, baseline, ...rest } = options;
+  const { print: _print, detail: _detail, width: _width, signal: _signal, status: _status, replay: _replay, naming: _naming, apiKey, baseline, ...rest } = options;
   return { ...rest, apiKey: apiKey ? '[redacted]' : undefined, baseline: baseline?.file };
 }
 

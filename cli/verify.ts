@@ -35,7 +35,7 @@ const MAX_MANIFEST_FILES = 32;
 
 // What report.options holds that is not a setting of the checks, or that cannot travel to another machine;
 // and the hooks of a live run, which a forged report.json could name and no run records.
-const NOT_REPLAYED = ['baseUrl', 'apiKey', 'reportDir', 'reporters', 'baseline', 'writeBaseline', 'caFile', 'today', 'print', 'status', 'signal', 'replay'] as const;
+const NOT_REPLAYED = ['baseUrl', 'apiKey', 'reportDir', 'reporters', 'baseline', 'writeBaseline', 'caFile', 'today', 'print', 'detail', 'width', 'status', 'signal', 'replay'] as const;
 
 /**
  * Checks a report folder a reader did not produce: every hash of manifest.json, then the verdict re-judged

@@ -25,7 +25,7 @@ interface Ended {
  */
 function runAndSignal(baseUrl: string, apiKey: string, signals: NodeJS.Signals[], when: number | RegExp): Promise<Ended> {
   const reportDir = scratchDir('petstore-cancel-');
-  const child = spawn(process.execPath, [packagePath('dist', 'cli', 'main.js'), '--base-url', baseUrl, '--report-dir', reportDir], {
+  const child = spawn(process.execPath, [packagePath('dist', 'cli', 'main.js'), '--base-url', baseUrl, '--report-dir', reportDir, '--verbose'], {
     env: { PATH: process.env.PATH ?? '', PETSTORE_API_KEY: apiKey },
   });
   let output = '';

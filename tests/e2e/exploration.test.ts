@@ -36,7 +36,7 @@ function requestsOf(run: CliRun): Array<{ method: string; url: string; body?: st
 describe('the stateful exploration (FUZZ-03)', () => {
   it('FUZZ-03 reports a failure with the seed, the shrunk commands and a curl script per command, the key in no report', async () => {
     // REPLACE INTO under a unique name key: the second "rex" deletes the first, which a GET had served.
-    const run = await withChildSlot(() => certify({ defects: ['create-replace-into-by-name'], ...NO_LIMIT }, ['--only', 'FUZZ-03', '--seed', '4242'], { timeoutMs: TIMEOUT_MS }));
+    const run = await withChildSlot(() => certify({ defects: ['create-replace-into-by-name'], ...NO_LIMIT }, ['--only', 'FUZZ-03', '--seed', '4242', '--verbose'], { timeoutMs: TIMEOUT_MS }));
     expect(run.code).toBe(1);
     const rule = fuzz03(run.report);
     expect(rule.status).toBe('failed');

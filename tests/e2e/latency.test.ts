@@ -11,7 +11,7 @@ const LATENCY_MS = 100;
 
 describe('checks that run together', () => {
   it('finish the auth area in a fraction of its round trips one after another, each request put down to its own check, printed in catalog order', async () => {
-    const run = await withChildSlot(() => certifyInProcess({ latencyMs: LATENCY_MS }, ['--only', 'auth']));
+    const run = await withChildSlot(() => certifyInProcess({ latencyMs: LATENCY_MS }, ['--only', 'auth', '--verbose']));
     const rules = run.report!.rules.filter((rule) => rule.area === 'auth');
     expect(rules.map((rule) => rule.status), run.stdout).toEqual(rules.map(() => 'passed'));
     const requests = run.report!.requests.total;

@@ -33,7 +33,7 @@ describe('causesOf', () => {
 
 describe('a defect with one cause and several symptoms (Error bodies without code)', () => {
   it('is shown as one cause with its rules and a count, in the terminal, summary.md and report.html', async () => {
-    const run = await withChildSlot(() => certifyInProcess({ defects: ['errors-without-code'] }, ['--only', 'creating,auth,fuzzing', '--rate-limit-budget', '0', '--fuzz-valid-runs', '0']));
+    const run = await withChildSlot(() => certifyInProcess({ defects: ['errors-without-code'] }, ['--only', 'creating,auth,fuzzing', '--rate-limit-budget', '0', '--fuzz-valid-runs', '0', '--verbose']));
     expect(run.code, run.stderr).toBe(1);
     const statement = 'expected a valid Error body, saw /code must be present';
     const line = new RegExp(`\\n {2}(\\d+) rules: ${statement.replace(/[/]/g, '\\/')}\\n {5}([A-Z0-9, -]+)\\n`);

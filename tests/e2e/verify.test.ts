@@ -284,7 +284,7 @@ describe('a report folder of a run cancelled once it had judged a rule', () => {
         if (/^ {2}(PASS|FAIL) /.test(line)) controller.abort('SIGTERM');
       };
       await withChildSlot(async () => {
-        const options = resolveRunOptions({ baseUrl: server.url, apiKey: 'cancel-verify-key-4e1a', only: ['listing', 'creating'], reportDir, print, signal: controller.signal }, {});
+        const options = resolveRunOptions({ baseUrl: server.url, apiKey: 'cancel-verify-key-4e1a', only: ['listing', 'creating'], reportDir, print, detail: 'verbose', signal: controller.signal }, {});
         await certifyRun(options);
       });
       report = readJson<Report>(join(reportDir, 'report.json'));

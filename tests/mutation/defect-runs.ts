@@ -27,7 +27,8 @@ import { runWordingProblems } from '../support/wording.js';
 
 // --strict makes a SHOULD failure turn the verdict too, so exit code 1 is the user-visible proof
 // that a defect was caught whether it breaks a MUST or only a SHOULD rule.
-const CLI_ARGS = ['--strict'];
+// --verbose: the reproduce harness runs every curl line the terminal printed.
+const CLI_ARGS = ['--strict', '--verbose'];
 const RUN_TIMEOUT_MS = 4 * 60_000;
 // A test also waits for a free child slot (shared with the gallery and other people's runs).
 const TEST_TIMEOUT_MS = 15 * 60_000;
