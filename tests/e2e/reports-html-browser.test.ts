@@ -109,7 +109,7 @@ describe.skipIf(missing !== undefined)('report.html in headless Chromium', () =>
 
     const rule = page.locator('#rule-LIST-02');
     expect(await rule.locator('.badge').first().innerText()).toMatch(/^failed$/i);
-    expect(await rule.locator('.message').innerText()).toContain('saw 10');
+    expect(await rule.locator('.headline').innerText()).toContain('saw 10 pets');
     const response = rule.locator('.http-response');
     expect(await response.isVisible()).toBe(false);
 
@@ -189,7 +189,7 @@ describe.skipIf(missing !== undefined)('report.html in headless Chromium', () =>
     await page.locator('#rule-CREATE-03 details.evidence > summary').click();
     expect(await page.evaluate('window.__pwned')).toBeUndefined();
     expect(await page.locator('#rule-CREATE-03 .http-response').innerText()).toContain('{"name":"</pre><script>window.__pwned=1</script><img src=x onerror="window.__pwned=2">","note":"[U+202E]evil␇"}');
-    expect(await page.locator('#rule-CREATE-03 .message').innerText()).toBe('name was not echoed <b>exactly</b>');
+    expect(await page.locator('#rule-CREATE-03 .headline').innerText()).toBe('name was not echoed <b>exactly</b>.');
     expect(await page.locator('#rule-FUZZ-01 .counterexample').count()).toBe(1);
     await page.locator('#rule-FUZZ-01 details.evidence > summary').click();
     expect(await page.locator('#rule-FUZZ-01 .counterexample').innerText()).toMatch(/Fuzzing seed 424242, mutation categoryId as a string \(fast-check counterexample path 3:0:1\)\. Shrunk body:\s+\{"name":"a","categoryId":"1"\}/);

@@ -1,8 +1,10 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { headlineOf, headlineText } from '../../cli/reports/headline.js';
 import { toHtml, verdictReason } from '../../cli/reports/html.js';
 import { readable } from '../../cli/reports/http-text.js';
+import { evidenceOf } from '../../helpers/judge/outcome.js';
 import { specSections } from '../../cli/reports/spec-text.js';
 import { HOSTILE_BODY, HOSTILE_SPEC_MARKDOWN, sampleReport } from '../support/sample-report.js';
 import { scratchDir } from '../support/scratch.js';
@@ -97,6 +99,42 @@ describe('the specification in report.html', () => {
     expect(spec).toContain('&lt;img src=x onerror=&quot;window.__pwned=8&quot;&gt;');
     expect(spec).toMatch(/<table>[\s\S]*<th class="align-right">Type<\/th>/);
     expect(spec).toContain('<h3>Endpoints › GET /pets (<code>listPets</code>) &lt;script&gt;window.__pwned=9&lt;/script&gt;</h3>');
+  });
+});
+
+describe('the headline a failing rule leads with', () => {
+  const finding = (what: string, expected: string, seen: string) => evidenceOf({ what, expected, seen, body: '{"message":"limit must be an integer"}' });
+
+  it('states one finding as what was expected and what was seen, without its case, body or request', () => {
+    const headline = headlineOf({ evidence: [finding('limit=0', 'a 4xx', '500')] });
+    expect(headlineText(headline)).toBe('Expected a 4xx; saw 500.');
+  });
+
+  it('states the cause most findings share, and counts the rest instead of joining them', () => {
+    const evidence = [finding('limit=0', 'a 4xx', '500'), finding('limit=-1', 'a valid Error body', '/code must be present'), finding('limit=abc', 'a valid Error body', '/code must be present')];
+    expect(headlineText(headlineOf({ evidence }))).toBe('Expected a valid Error body; saw /code must be present; and 2 more findings (2 causes in all).');
+    expect(headlineText(headlineOf({ evidence: evidence.slice(1) }))).toBe('Expected a valid Error body; saw /code must be present; and 1 more finding (one cause in all).');
+  });
+
+  it('reads as the message where no cause was recorded (a check that could not be judged), and cuts a long one', () => {
+    expect(headlineText(headlineOf({ message: 'no response (connection reset by the server)', evidence: [] }))).toBe('no response (connection reset by the server).');
+    const body = `{"pets":[${'{"id":1,"name":"Rex"},'.repeat(40)}]}`;
+    const headline = headlineText(headlineOf({ evidence: [finding('', 'a JSON array of Pet', body)] }));
+    expect(headline.length).toBeLessThan(130);
+    expect(headline).toMatch(/^Expected a JSON array of Pet; saw \{"pets":\[\{"id":1,.*…$/);
+  });
+
+  it('shows in report.html in place of the joined findings, the evidence beneath it in full', () => {
+    const report = sampleReport();
+    const fuzz = report.rules.find((rule) => rule.id === 'FUZZ-01')!;
+    fuzz.evidence = [finding('name-missing', 'a 4xx', '201'), finding('name-null', 'a 4xx', '201')];
+    fuzz.message = `2 violations: ${fuzz.evidence.map((item) => item.message).join('; ')}`;
+    const page = toHtml(report);
+    const article = page.slice(page.indexOf('<article class="rule" id="rule-FUZZ-01"'), page.indexOf('</article>', page.indexOf('id="rule-FUZZ-01"')));
+    expect(article).toContain('<p class="headline">Expected a 4xx; saw 201<span class="more-findings">; and 1 more finding (one cause in all)</span>.</p>');
+    expect(article).not.toContain('2 violations');
+    expect(article).toMatch(/<details class="evidence">[\s\S]*<p>name-missing: expected a 4xx, saw 201<\/p>/);
+    expect(page).toContain('<a href="#rule-FUZZ-01">FUZZ-01</a> MUST failed: Expected a 4xx; saw 201; and 1 more finding (one cause in all).</li>');
   });
 });
 
