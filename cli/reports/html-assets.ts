@@ -98,6 +98,11 @@ details.options > summary, details.evidence > summary { cursor: pointer; color: 
 .rule[data-status=errored] .headline, .rule[data-status=suite-error] .headline { border-left: 3px solid var(--error); padding-left: 0.5rem; }
 .more-findings { font-weight: 400; color: var(--muted); }
 .words { margin: 0.375rem 0; padding: 0 0 0 0.75rem; border-left: 3px solid var(--line); color: var(--muted); font-size: 0.9375rem; overflow-wrap: anywhere; }
+.words p { margin: 0 0 0.25rem; }
+/* A quoted row of a spec table, under the spec's header; on a phone it scrolls inside itself. */
+.quoted-table { display: block; max-width: 100%; overflow-x: auto; border-collapse: collapse; margin: 0.25rem 0; font-size: 0.875rem; }
+.quoted-table th, .quoted-table td { border: 1px solid var(--line); padding: 0.125rem 0.5rem; text-align: left; vertical-align: top; }
+.quoted-table th { font-weight: 600; }
 .words cite { display: block; font-style: normal; font-size: 0.8125rem; }
 .observations { margin: 0.375rem 0; padding-left: 1.25rem; color: var(--muted); font-size: 0.9375rem; overflow-wrap: anywhere; }
 .evidence { margin-top: 0.5rem; }

@@ -7,7 +7,8 @@ import { specSections, specAnchorFor, type SpecSection } from './spec-text.js';
 import { CONTENT_SECURITY_POLICY, SCRIPT, STYLE } from './html-assets.js';
 import { requestText, responseText } from './http-text.js';
 import { headlineOf, headlineText, fullStop } from './headline.js';
-import { markdownHtml, markdownInlineHtml } from './markdown.js';
+import { markdownHtml, markdownInlineHtml, markdownTables, type MarkdownTable } from './markdown.js';
+import { quotedParts } from './quoted-words.js';
 import { html, trusted, type SafeHtml } from './safe-html.js';
 
 // One piece of evidence can carry hundreds of exchanges (a fuzz run); the first few tell the story,
@@ -190,14 +191,15 @@ function filters(report: Report): SafeHtml {
 function areaSections(report: Report, spec: readonly SpecSection[]): SafeHtml[] {
   const titles = loadCatalog().areas as Record<string, string>;
   const present = [...new Set(report.rules.map((rule) => rule.area))];
+  const tables = new Map(spec.map((section) => [section.anchor, markdownTables(section.text)]));
   const ordered = [...AREA_ORDER.filter((area) => present.includes(area)), ...present.filter((area) => !AREA_ORDER.includes(area))];
   return ordered.map((area) => html`<section class="area" id="area-${area}">
 <h2>${titles[area] ?? area} <span class="area-key">${area}</span></h2>
-${report.rules.filter((rule) => rule.area === area).map((rule) => ruleArticle(rule, report, spec))}
+${report.rules.filter((rule) => rule.area === area).map((rule) => ruleArticle(rule, report, spec, tables))}
 </section>`);
 }
 
-function ruleArticle(rule: RuleResult, report: Report, spec: readonly SpecSection[]): SafeHtml {
+function ruleArticle(rule: RuleResult, report: Report, spec: readonly SpecSection[], tables: ReadonlyMap<string, MarkdownTable[]>): SafeHtml {
   const known = report.baseline?.known.includes(rule.id) ?? false;
   const outcomeClass = isObservation(rule.status, rule.level) ? 'info' : rule.status;
   const outcomeWord = outcomeLabel(rule.status, rule.level);
@@ -207,7 +209,7 @@ function ruleArticle(rule: RuleResult, report: Report, spec: readonly SpecSectio
 <div class="rule-head"><span class="badge outcome-${outcomeClass}">${outcomeWord}</span><span class="badge level">${rule.level}</span>${known ? html`<span class="badge outcome-known">known, in baseline</span>` : ''}<code class="rule-id">${rule.id}</code><span class="rule-summary">${rule.summary}</span></div>
 ${isProblem(rule.status) ? headlineParagraph(rule) : ''}${showMessage ? html`<p class="message">${rule.message}</p>` : ''}
 ${rule.observations.length > 0 ? html`<ul class="observations">${rule.observations.map((note) => html`<li>${note}</li>`)}</ul>` : ''}
-<blockquote class="words">“${rule.words}”<cite>${sectionLink(rule, spec)} · ${rule.source}</cite></blockquote>
+<blockquote class="words">${quotedWords(rule, spec, tables)}<cite>${sectionLink(rule, spec)} · ${rule.source}</cite></blockquote>
 ${rule.evidence.length > 0 && isProblem(rule.status) ? evidenceDetails(rule) : ''}
 ${rule.requests > 0 ? html`<p class="meta">${rule.requests} ${rule.requests === 1 ? 'request' : 'requests'}, ${rule.durationMs} ms</p>` : ''}
 </article>`;
@@ -217,6 +219,20 @@ ${rule.requests > 0 ? html`<p class="meta">${rule.requests} ${rule.requests === 
 function headlineParagraph(rule: RuleResult): SafeHtml {
   const { statement, more } = headlineOf(rule);
   return html`<p class="headline">${statement}${more ? html`<span class="more-findings">; ${more}</span>` : ''}${fullStop(more ?? statement)}</p>`;
+}
+
+/**
+ * The spec's words the rule quotes: a passage as a quotation, and a quoted row of a spec table as a small table under
+ * the spec's own header, rather than its cells strung together with pipes.
+ */
+function quotedWords(rule: RuleResult, spec: readonly SpecSection[], tables: ReadonlyMap<string, MarkdownTable[]>): SafeHtml {
+  const own = specAnchorFor(rule.section, spec);
+  const ordered = [...(own ? tables.get(own) ?? [] : []), ...[...tables].filter(([anchor]) => anchor !== own).flatMap(([, list]) => list)];
+  const parts = quotedParts(rule.words, ordered);
+  if (parts.length === 1 && parts[0]!.kind === 'passage') return html`“${parts[0]!.text}”`;
+  return html`${parts.map((part) => part.kind === 'passage'
+    ? html`<p>“${part.text}”</p>`
+    : html`<table class="quoted-table"><thead><tr>${part.header.map((cell) => html`<th>${cell}</th>`)}</tr></thead><tbody>${part.rows.map((row) => html`<tr>${row.map((cell) => html`<td>${cell}</td>`)}</tr>`)}</tbody></table>`)}`;
 }
 
 /** A rule's findings by cause: one representative each, with how many findings share it. */

@@ -4,6 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { headlineOf, headlineText } from '../../cli/reports/headline.js';
 import { toHtml, verdictReason } from '../../cli/reports/html.js';
 import { readable } from '../../cli/reports/http-text.js';
+import { markdownTables } from '../../cli/reports/markdown.js';
+import { quotedParts } from '../../cli/reports/quoted-words.js';
 import { evidenceOf } from '../../helpers/judge/outcome.js';
 import { specSections } from '../../cli/reports/spec-text.js';
 import { HOSTILE_BODY, HOSTILE_SPEC_MARKDOWN, sampleReport } from '../support/sample-report.js';
@@ -135,6 +137,39 @@ describe('the headline a failing rule leads with', () => {
     expect(article).not.toContain('2 violations');
     expect(article).toMatch(/<details class="evidence">[\s\S]*<p>name-missing: expected a 4xx, saw 201<\/p>/);
     expect(page).toContain('<a href="#rule-FUZZ-01">FUZZ-01</a> MUST failed: Expected a 4xx; saw 201; and 1 more finding (one cause in all).</li>');
+  });
+});
+
+describe('the spec\'s words a rule quotes', () => {
+  const tables = markdownTables('| Query parameter | Type | Required | Rules |\n| --- | --- | --- | --- |\n| limit | integer | no | Minimum 1, maximum 100, default 20. Maximum number of animals returned. |\n\n| Status | Body |\n| --- | --- |\n| 201 | Pet, including the assigned `id`. |\n| 400 | Error. |\n');
+
+  it('reads a quoted row of a spec table as a row under the spec\'s header, and the rest as passages', () => {
+    expect(quotedParts('Request and response bodies are application/json. | 201 | Pet, including the assigned id. | 400 | Error.', tables)).toEqual([
+      { kind: 'passage', text: 'Request and response bodies are application/json.' },
+      { kind: 'table', header: ['Status', 'Body'], rows: [['201', 'Pet, including the assigned id.'], ['400', 'Error.']] },
+    ]);
+  });
+
+  it('keeps as many columns as the quote gives, and a quote that stops inside a cell', () => {
+    expect(quotedParts('limit | integer | no', tables)).toEqual([{ kind: 'table', header: ['Query parameter', 'Type', 'Required'], rows: [['limit', 'integer', 'no']] }]);
+    expect(quotedParts('limit | integer | no | Minimum 1, maximum 100, default 20.', tables)).toEqual([
+      { kind: 'table', header: ['Query parameter', 'Type', 'Required', 'Rules'], rows: [['limit', 'integer', 'no', 'Minimum 1, maximum 100, default 20.']] },
+    ]);
+  });
+
+  it('leaves words that quote no table as they are', () => {
+    expect(quotedParts('Every endpoint requires authentication.', tables)).toEqual([{ kind: 'passage', text: 'Every endpoint requires authentication.' }]);
+    expect(quotedParts('limit | Error.', tables)).toEqual([{ kind: 'passage', text: 'limit' }, { kind: 'passage', text: 'Error.' }]);
+  });
+
+  it('shows in report.html as a table under the spec\'s header, without a pipe', () => {
+    const page = toHtml(sampleReport({ rules: sampleReport().rules.map((rule) => ({ ...rule, section: 'Endpoints › GET /pets', words: 'limit | integer | no | Minimum 1, maximum 100, default 20. Maximum number of animals returned.' })) }));
+    const quotes = [...page.matchAll(/<blockquote class="words">([\s\S]*?)<cite>/g)].map(([, quote]) => quote);
+    expect(quotes.length).toBeGreaterThan(0);
+    for (const quote of quotes) {
+      expect(quote).not.toContain('|');
+      expect(quote).toContain('<th>Query parameter</th>');
+    }
   });
 });
 
