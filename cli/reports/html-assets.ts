@@ -50,7 +50,9 @@ a { color: var(--info); }
 .notice { padding: 0.75rem 1rem; border: 1px solid var(--line); border-radius: 6px; background: var(--panel); margin: 1rem 0; }
 .notice h2 { font-size: 1rem; margin: 0 0 0.5rem; }
 .notice ul { margin: 0; padding-left: 1.25rem; }
-.to-fix a { font-family: ui-monospace, Menlo, Consolas, monospace; }
+/* A headline quotes what a server sent (a URL, a JSON body): it breaks anywhere rather than widen the page. */
+.notice li { overflow-wrap: anywhere; }
+.to-fix a { font-family: ui-monospace, Menlo, Consolas, monospace; white-space: nowrap; }
 .to-fix h3 { font-size: 0.875rem; margin: 0.5rem 0 0.25rem; }
 .notice.diagnosis { border-color: var(--error); background: var(--error-bg); }
 .cause-count { font-weight: 600; margin: 0.5rem 0 0; }
@@ -91,9 +93,16 @@ details.options > summary, details.evidence > summary { cursor: pointer; color: 
 .outcome-known { color: var(--muted); background: var(--panel); }
 .level { color: var(--muted); background: transparent; }
 .message { margin: 0.375rem 0; overflow-wrap: anywhere; }
-.rule[data-status=failed] .message { color: var(--fail); }
-.rule[data-status=errored] .message, .rule[data-status=suite-error] .message { color: var(--error); }
+.headline { margin: 0.375rem 0; font-weight: 600; overflow-wrap: anywhere; }
+.rule[data-status=failed] .headline { border-left: 3px solid var(--fail); padding-left: 0.5rem; }
+.rule[data-status=errored] .headline, .rule[data-status=suite-error] .headline { border-left: 3px solid var(--error); padding-left: 0.5rem; }
+.more-findings { font-weight: 400; color: var(--muted); }
 .words { margin: 0.375rem 0; padding: 0 0 0 0.75rem; border-left: 3px solid var(--line); color: var(--muted); font-size: 0.9375rem; overflow-wrap: anywhere; }
+.words p { margin: 0 0 0.25rem; }
+/* A quoted row of a spec table, under the spec's header; on a phone it scrolls inside itself. */
+.quoted-table { display: block; max-width: 100%; overflow-x: auto; border-collapse: collapse; margin: 0.25rem 0; font-size: 0.875rem; }
+.quoted-table th, .quoted-table td { border: 1px solid var(--line); padding: 0.125rem 0.5rem; text-align: left; vertical-align: top; }
+.quoted-table th { font-weight: 600; }
 .words cite { display: block; font-style: normal; font-size: 0.8125rem; }
 .observations { margin: 0.375rem 0; padding-left: 1.25rem; color: var(--muted); font-size: 0.9375rem; overflow-wrap: anywhere; }
 .evidence { margin-top: 0.5rem; }

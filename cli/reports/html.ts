@@ -6,7 +6,9 @@ import { SUITE_BUG_NOTICE, waitsText, type Report, type RuleResult } from './rep
 import { specSections, specAnchorFor, type SpecSection } from './spec-text.js';
 import { CONTENT_SECURITY_POLICY, SCRIPT, STYLE } from './html-assets.js';
 import { requestText, responseText } from './http-text.js';
-import { markdownHtml, markdownInlineHtml } from './markdown.js';
+import { headlineOf, headlineText, fullStop } from './headline.js';
+import { markdownHtml, markdownInlineHtml, markdownTables, type MarkdownTable } from './markdown.js';
+import { quotedParts } from './quoted-words.js';
 import { html, trusted, type SafeHtml } from './safe-html.js';
 
 // One piece of evidence can carry hundreds of exchanges (a fuzz run); the first few tell the story,
@@ -151,8 +153,8 @@ function toFixList(report: Report): SafeHtml | undefined {
   if (problems.length === 0) return undefined;
   const shared = sharedCauses(report.rules);
   return html`<section class="notice to-fix"><h2>${problems.length} ${problems.length === 1 ? 'rule' : 'rules'} to look at</h2>
-${shared.length > 0 ? html`<h3>One cause, several rules</h3><ul class="shared-causes">${shared.map((cause) => html`<li>${cause.rules.length} rules (${cause.rules.map((id, i) => html`${i > 0 ? ', ' : ''}<a href="#rule-${id}">${id}</a>`)}): ${cause.statement}</li>`)}</ul><h3>By rule</h3>` : ''}<ul>
-${problems.map((rule) => html`<li><a href="#rule-${rule.id}">${rule.id}</a> ${rule.level} ${outcomeLabel(rule.status).toLowerCase()}: ${rule.summary}</li>`)}
+${shared.length > 0 ? html`<h3>One cause, several rules</h3><ul class="shared-causes">${shared.map((cause) => html`<li>${cause.rules.length} rules (${cause.rules.map((id, i) => html`${i > 0 ? ', ' : ''}<a href="#rule-${id}">${id}</a>`)}): ${cause.statement}</li>`)}</ul><h3>By rule</h3>` : ''}<ul class="by-rule">
+${problems.map((rule) => html`<li><a href="#rule-${rule.id}">${rule.id}</a> ${rule.level} ${outcomeLabel(rule.status).toLowerCase()}: ${headlineText(headlineOf(rule))}</li>`)}
 </ul></section>`;
 }
 
@@ -189,26 +191,48 @@ function filters(report: Report): SafeHtml {
 function areaSections(report: Report, spec: readonly SpecSection[]): SafeHtml[] {
   const titles = loadCatalog().areas as Record<string, string>;
   const present = [...new Set(report.rules.map((rule) => rule.area))];
+  const tables = new Map(spec.map((section) => [section.anchor, markdownTables(section.text)]));
   const ordered = [...AREA_ORDER.filter((area) => present.includes(area)), ...present.filter((area) => !AREA_ORDER.includes(area))];
   return ordered.map((area) => html`<section class="area" id="area-${area}">
 <h2>${titles[area] ?? area} <span class="area-key">${area}</span></h2>
-${report.rules.filter((rule) => rule.area === area).map((rule) => ruleArticle(rule, report, spec))}
+${report.rules.filter((rule) => rule.area === area).map((rule) => ruleArticle(rule, report, spec, tables))}
 </section>`);
 }
 
-function ruleArticle(rule: RuleResult, report: Report, spec: readonly SpecSection[]): SafeHtml {
+function ruleArticle(rule: RuleResult, report: Report, spec: readonly SpecSection[], tables: ReadonlyMap<string, MarkdownTable[]>): SafeHtml {
   const known = report.baseline?.known.includes(rule.id) ?? false;
   const outcomeClass = isObservation(rule.status, rule.level) ? 'info' : rule.status;
   const outcomeWord = outcomeLabel(rule.status, rule.level);
-  const showMessage = rule.message && rule.status !== 'passed';
+  // A rule to look at leads with its headline; a skipped one states its reason as it always has.
+  const showMessage = rule.message && rule.status !== 'passed' && !isProblem(rule.status);
   return html`<article class="rule" id="rule-${rule.id}" data-status="${rule.status}" data-level="${rule.level}">
 <div class="rule-head"><span class="badge outcome-${outcomeClass}">${outcomeWord}</span><span class="badge level">${rule.level}</span>${known ? html`<span class="badge outcome-known">known, in baseline</span>` : ''}<code class="rule-id">${rule.id}</code><span class="rule-summary">${rule.summary}</span></div>
-${showMessage ? html`<p class="message">${rule.message}</p>` : ''}
+${isProblem(rule.status) ? headlineParagraph(rule) : ''}${showMessage ? html`<p class="message">${rule.message}</p>` : ''}
 ${rule.observations.length > 0 ? html`<ul class="observations">${rule.observations.map((note) => html`<li>${note}</li>`)}</ul>` : ''}
-<blockquote class="words">“${rule.words}”<cite>${sectionLink(rule, spec)} · ${rule.source}</cite></blockquote>
+<blockquote class="words">${quotedWords(rule, spec, tables)}<cite>${sectionLink(rule, spec)} · ${rule.source}</cite></blockquote>
 ${rule.evidence.length > 0 && isProblem(rule.status) ? evidenceDetails(rule) : ''}
 ${rule.requests > 0 ? html`<p class="meta">${rule.requests} ${rule.requests === 1 ? 'request' : 'requests'}, ${rule.durationMs} ms</p>` : ''}
 </article>`;
+}
+
+/** What a failing rule leads with: what was expected and what was seen, in one sentence; the evidence follows folded. */
+function headlineParagraph(rule: RuleResult): SafeHtml {
+  const { statement, more } = headlineOf(rule);
+  return html`<p class="headline">${statement}${more ? html`<span class="more-findings">; ${more}</span>` : ''}${fullStop(more ?? statement)}</p>`;
+}
+
+/**
+ * The spec's words the rule quotes: a passage as a quotation, and a quoted row of a spec table as a small table under
+ * the spec's own header, rather than its cells strung together with pipes.
+ */
+function quotedWords(rule: RuleResult, spec: readonly SpecSection[], tables: ReadonlyMap<string, MarkdownTable[]>): SafeHtml {
+  const own = specAnchorFor(rule.section, spec);
+  const ordered = [...(own ? tables.get(own) ?? [] : []), ...[...tables].filter(([anchor]) => anchor !== own).flatMap(([, list]) => list)];
+  const parts = quotedParts(rule.words, ordered);
+  if (parts.length === 1 && parts[0]!.kind === 'passage') return html`“${parts[0]!.text}”`;
+  return html`${parts.map((part) => part.kind === 'passage'
+    ? html`<p>“${part.text}”</p>`
+    : html`<table class="quoted-table"><thead><tr>${part.header.map((cell) => html`<th>${cell}</th>`)}</tr></thead><tbody>${part.rows.map((row) => html`<tr>${row.map((cell) => html`<td>${cell}</td>`)}</tr>`)}</tbody></table>`)}`;
 }
 
 /** A rule's findings by cause: one representative each, with how many findings share it. */
@@ -219,16 +243,17 @@ function evidenceDetails(rule: RuleResult): SafeHtml {
   const byCause = rule.evidence.length > 1 ? `, ${causes.length === 1 ? 'one cause' : `${causes.length} causes`}` : '';
   const label = `Evidence: ${findings}${byCause}${exchanges > 0 ? `, ${exchanges} ${exchanges === 1 ? 'exchange' : 'exchanges'}` : ''}`;
   return html`<details class="evidence"><summary>${label}</summary>
-${causes.map(({ evidence, count }) => html`${count > 1 ? html`<p class="cause-count">${count} findings share this cause (same expected, same seen); the first is shown, every exchange is in exchanges.har.</p>` : ''}${evidenceItem(evidence, rule.evidence.length === 1 ? rule.message : undefined)}`)}
+${causes.map(({ evidence, count }) => html`${count > 1 ? html`<p class="cause-count">${count} findings share this cause (same expected, same seen); the first is shown, every exchange is in exchanges.har.</p>` : ''}${evidenceItem(evidence)}`)}
 </details>`;
 }
 
-function evidenceItem(evidence: Evidence, ruleMessage: string | undefined): SafeHtml {
+/** One cause's representative in full: its whole message (the case, the exchanges), since the headline shortens it. */
+function evidenceItem(evidence: Evidence): SafeHtml {
   const shown = evidence.exchanges.slice(0, EXCHANGES_SHOWN);
   const hidden = evidence.exchanges.slice(EXCHANGES_SHOWN);
   const example = evidence.counterexample;
   return html`<div class="evidence-item">
-${evidence.message !== ruleMessage ? html`<p>${evidence.message}</p>` : ''}
+<p>${evidence.message}</p>
 ${evidence.expected !== undefined || evidence.seen !== undefined ? html`<dl class="expected-seen">
 <dt>Expected</dt><dd><pre>${evidence.expected ?? '(not stated)'}</pre></dd>
 <dt>Seen</dt><dd><pre>${evidence.seen ?? '(not stated)'}</pre></dd>

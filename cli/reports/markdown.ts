@@ -45,3 +45,27 @@ export function markdownHtml(text: string): SafeHtml {
 export function markdownInlineHtml(text: string): SafeHtml {
   return trusted(markdown.renderInline(text));
 }
+
+/** A table of the Markdown as its cells' source text: its header and its rows. */
+export interface MarkdownTable {
+  header: string[];
+  rows: string[][];
+}
+
+/** The tables a Markdown text holds, read by the same parser that renders it, so a cell is what the page shows as one. */
+export function markdownTables(text: string): MarkdownTable[] {
+  const tables: MarkdownTable[] = [];
+  let row: string[] | undefined;
+  for (const token of markdown.parse(text, {})) {
+    if (token.type === 'table_open') tables.push({ header: [], rows: [] });
+    else if (token.type === 'tr_open') row = [];
+    else if (token.type === 'inline' && row) row.push(token.content);
+    else if (token.type === 'tr_close' && row) {
+      const table = tables[tables.length - 1]!;
+      if (table.header.length === 0) table.header = row;
+      else table.rows.push(row);
+      row = undefined;
+    }
+  }
+  return tables;
+}

@@ -1,10 +1,9 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import type { Browser, Locator, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toHtml } from '../../cli/reports/html.js';
-import { browserMissing, launchChromium } from '../support/browser.js';
+import { browserMissing, launchChromium, ReportTab, screenshotWhole } from '../support/browser.js';
 import type { CliRun } from '../support/cli.js';
 import { certifyInProcess } from '../support/in-process.js';
 import { withChildSlot } from '../support/harness.js';
@@ -18,67 +17,7 @@ const SLOT_WAIT_MS = 5 * 60_000;
 const missing = browserMissing();
 if (missing) console.warn(`report.html browser tests skipped: ${missing}`);
 
-const DESKTOP = { width: 1280, height: 900 };
 const PHONE = { width: 390, height: 844 };
-
-/** What a page did since it was opened: anything it tried to fetch besides the document, and any script error. */
-interface Visit {
-  page: Page;
-  fetched: string[];
-  errors: string[];
-}
-
-/**
- * The page the tests open the reports in, one after another: starting a page (its browser context and renderer)
- * cost some 0.6 s of CPU, more than loading the report into one. Each opening starts from a blank document, so
- * that nothing of the last test's stays: a load of the same URL over it would be a reload, which restores its form
- * controls (the filters), and the viewport and media are set again.
- */
-class ReportTab {
-  private visit: Visit | undefined;
-  private documentUrl = '';
-
-  private constructor(private readonly page: Page) {
-    page.setDefaultTimeout(30_000); // Generous: the machine is shared, and a screenshot waits for a whole paint.
-    page.on('request', (request) => {
-      if (request.url() !== this.documentUrl) this.visit?.fetched.push(request.url());
-    });
-    page.on('pageerror', (error) => this.visit?.errors.push(error.message));
-    page.on('console', (message) => {
-      if (message.type() === 'error') this.visit?.errors.push(message.text());
-    });
-  }
-
-  static async in(browser: Browser): Promise<ReportTab> {
-    return new ReportTab(await browser.newPage());
-  }
-
-  async open(file: string, viewport = DESKTOP): Promise<Visit> {
-    this.visit = undefined;
-    await this.page.goto('about:blank');
-    await this.page.setViewportSize(viewport);
-    await this.page.emulateMedia({ media: null });
-    const visit: Visit = { page: this.page, fetched: [], errors: [] };
-    this.visit = visit;
-    this.documentUrl = pathToFileURL(file).href;
-    await this.page.goto(this.documentUrl);
-    return visit;
-  }
-}
-
-/**
- * A screenshot of the whole element. The viewport is first made as tall as the element: Chromium
- * captures beyond the viewport by laying out and painting the whole report (some 19,000 px) again,
- * which took 10 s of CPU a shot here and over 30 s on a loaded CI machine.
- */
-async function screenshotWhole(page: Page, element: Locator, path: string): Promise<void> {
-  const viewport = page.viewportSize()!;
-  // Scrolled into view, the element keeps its scroll margin above it (the sticky filters' room).
-  const height = await element.evaluate((node) => Math.ceil(node.getBoundingClientRect().height + parseFloat(node.ownerDocument.defaultView!.getComputedStyle(node).scrollMarginTop)));
-  await page.setViewportSize({ width: viewport.width, height: Math.max(viewport.height, height) });
-  await element.screenshot({ path });
-  await page.setViewportSize(viewport);
-}
 
 describe.skipIf(missing !== undefined)('report.html in headless Chromium', () => {
   let browser: Browser;
@@ -109,7 +48,7 @@ describe.skipIf(missing !== undefined)('report.html in headless Chromium', () =>
 
     const rule = page.locator('#rule-LIST-02');
     expect(await rule.locator('.badge').first().innerText()).toMatch(/^failed$/i);
-    expect(await rule.locator('.message').innerText()).toContain('saw 10');
+    expect(await rule.locator('.headline').innerText()).toContain('saw 10 pets');
     const response = rule.locator('.http-response');
     expect(await response.isVisible()).toBe(false);
 
@@ -189,7 +128,7 @@ describe.skipIf(missing !== undefined)('report.html in headless Chromium', () =>
     await page.locator('#rule-CREATE-03 details.evidence > summary').click();
     expect(await page.evaluate('window.__pwned')).toBeUndefined();
     expect(await page.locator('#rule-CREATE-03 .http-response').innerText()).toContain('{"name":"</pre><script>window.__pwned=1</script><img src=x onerror="window.__pwned=2">","note":"[U+202E]evil␇"}');
-    expect(await page.locator('#rule-CREATE-03 .message').innerText()).toBe('name was not echoed <b>exactly</b>');
+    expect(await page.locator('#rule-CREATE-03 .headline').innerText()).toBe('name was not echoed <b>exactly</b>.');
     expect(await page.locator('#rule-FUZZ-01 .counterexample').count()).toBe(1);
     await page.locator('#rule-FUZZ-01 details.evidence > summary').click();
     expect(await page.locator('#rule-FUZZ-01 .counterexample').innerText()).toMatch(/Fuzzing seed 424242, mutation categoryId as a string \(fast-check counterexample path 3:0:1\)\. Shrunk body:\s+\{"name":"a","categoryId":"1"\}/);

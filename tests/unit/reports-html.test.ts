@@ -1,8 +1,12 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { headlineOf, headlineText } from '../../cli/reports/headline.js';
 import { toHtml, verdictReason } from '../../cli/reports/html.js';
 import { readable } from '../../cli/reports/http-text.js';
+import { markdownTables } from '../../cli/reports/markdown.js';
+import { quotedParts } from '../../cli/reports/quoted-words.js';
+import { evidenceOf } from '../../helpers/judge/outcome.js';
 import { specSections } from '../../cli/reports/spec-text.js';
 import { HOSTILE_BODY, HOSTILE_SPEC_MARKDOWN, sampleReport } from '../support/sample-report.js';
 import { scratchDir } from '../support/scratch.js';
@@ -97,6 +101,75 @@ describe('the specification in report.html', () => {
     expect(spec).toContain('&lt;img src=x onerror=&quot;window.__pwned=8&quot;&gt;');
     expect(spec).toMatch(/<table>[\s\S]*<th class="align-right">Type<\/th>/);
     expect(spec).toContain('<h3>Endpoints › GET /pets (<code>listPets</code>) &lt;script&gt;window.__pwned=9&lt;/script&gt;</h3>');
+  });
+});
+
+describe('the headline a failing rule leads with', () => {
+  const finding = (what: string, expected: string, seen: string) => evidenceOf({ what, expected, seen, body: '{"message":"limit must be an integer"}' });
+
+  it('states one finding as what was expected and what was seen, without its case, body or request', () => {
+    const headline = headlineOf({ evidence: [finding('limit=0', 'a 4xx', '500')] });
+    expect(headlineText(headline)).toBe('Expected a 4xx; saw 500.');
+  });
+
+  it('states the cause most findings share, and counts the rest instead of joining them', () => {
+    const evidence = [finding('limit=0', 'a 4xx', '500'), finding('limit=-1', 'a valid Error body', '/code must be present'), finding('limit=abc', 'a valid Error body', '/code must be present')];
+    expect(headlineText(headlineOf({ evidence }))).toBe('Expected a valid Error body; saw /code must be present; and 2 more findings (2 causes in all).');
+    expect(headlineText(headlineOf({ evidence: evidence.slice(1) }))).toBe('Expected a valid Error body; saw /code must be present; and 1 more finding (one cause in all).');
+  });
+
+  it('reads as the message where no cause was recorded (a check that could not be judged), and cuts a long one', () => {
+    expect(headlineText(headlineOf({ message: 'no response (connection reset by the server)', evidence: [] }))).toBe('no response (connection reset by the server).');
+    const body = `{"pets":[${'{"id":1,"name":"Rex"},'.repeat(40)}]}`;
+    const headline = headlineText(headlineOf({ evidence: [finding('', 'a JSON array of Pet', body)] }));
+    expect(headline.length).toBeLessThan(130);
+    expect(headline).toMatch(/^Expected a JSON array of Pet; saw \{"pets":\[\{"id":1,.*…$/);
+  });
+
+  it('shows in report.html in place of the joined findings, the evidence beneath it in full', () => {
+    const report = sampleReport();
+    const fuzz = report.rules.find((rule) => rule.id === 'FUZZ-01')!;
+    fuzz.evidence = [finding('name-missing', 'a 4xx', '201'), finding('name-null', 'a 4xx', '201')];
+    fuzz.message = `2 violations: ${fuzz.evidence.map((item) => item.message).join('; ')}`;
+    const page = toHtml(report);
+    const article = page.slice(page.indexOf('<article class="rule" id="rule-FUZZ-01"'), page.indexOf('</article>', page.indexOf('id="rule-FUZZ-01"')));
+    expect(article).toContain('<p class="headline">Expected a 4xx; saw 201<span class="more-findings">; and 1 more finding (one cause in all)</span>.</p>');
+    expect(article).not.toContain('2 violations');
+    expect(article).toMatch(/<details class="evidence">[\s\S]*<p>name-missing: expected a 4xx, saw 201<\/p>/);
+    expect(page).toContain('<a href="#rule-FUZZ-01">FUZZ-01</a> MUST failed: Expected a 4xx; saw 201; and 1 more finding (one cause in all).</li>');
+  });
+});
+
+describe('the spec\'s words a rule quotes', () => {
+  const tables = markdownTables('| Query parameter | Type | Required | Rules |\n| --- | --- | --- | --- |\n| limit | integer | no | Minimum 1, maximum 100, default 20. Maximum number of animals returned. |\n\n| Status | Body |\n| --- | --- |\n| 201 | Pet, including the assigned `id`. |\n| 400 | Error. |\n');
+
+  it('reads a quoted row of a spec table as a row under the spec\'s header, and the rest as passages', () => {
+    expect(quotedParts('Request and response bodies are application/json. | 201 | Pet, including the assigned id. | 400 | Error.', tables)).toEqual([
+      { kind: 'passage', text: 'Request and response bodies are application/json.' },
+      { kind: 'table', header: ['Status', 'Body'], rows: [['201', 'Pet, including the assigned id.'], ['400', 'Error.']] },
+    ]);
+  });
+
+  it('keeps as many columns as the quote gives, and a quote that stops inside a cell', () => {
+    expect(quotedParts('limit | integer | no', tables)).toEqual([{ kind: 'table', header: ['Query parameter', 'Type', 'Required'], rows: [['limit', 'integer', 'no']] }]);
+    expect(quotedParts('limit | integer | no | Minimum 1, maximum 100, default 20.', tables)).toEqual([
+      { kind: 'table', header: ['Query parameter', 'Type', 'Required', 'Rules'], rows: [['limit', 'integer', 'no', 'Minimum 1, maximum 100, default 20.']] },
+    ]);
+  });
+
+  it('leaves words that quote no table as they are', () => {
+    expect(quotedParts('Every endpoint requires authentication.', tables)).toEqual([{ kind: 'passage', text: 'Every endpoint requires authentication.' }]);
+    expect(quotedParts('limit | Error.', tables)).toEqual([{ kind: 'passage', text: 'limit' }, { kind: 'passage', text: 'Error.' }]);
+  });
+
+  it('shows in report.html as a table under the spec\'s header, without a pipe', () => {
+    const page = toHtml(sampleReport({ rules: sampleReport().rules.map((rule) => ({ ...rule, section: 'Endpoints › GET /pets', words: 'limit | integer | no | Minimum 1, maximum 100, default 20. Maximum number of animals returned.' })) }));
+    const quotes = [...page.matchAll(/<blockquote class="words">([\s\S]*?)<cite>/g)].map(([, quote]) => quote);
+    expect(quotes.length).toBeGreaterThan(0);
+    for (const quote of quotes) {
+      expect(quote).not.toContain('|');
+      expect(quote).toContain('<th>Query parameter</th>');
+    }
   });
 });
 
