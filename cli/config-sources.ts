@@ -28,6 +28,12 @@ const NOT_CONFIGURABLE = new Set(['list', 'json', 'config', 'printConfig', 'help
 /** Options whose values are secrets: shown by --print-config only as set or not. */
 const SECRET_OPTIONS = new Set(['apiKey']);
 
+/**
+ * Options that take several values where a variable holds one string: one per line (PETSTORE_HEADER="A: 1\nB: 2"),
+ * since a header's value may hold commas; a line cannot be inside a header value, which is refused anyway.
+ */
+const ONE_PER_LINE = new Set(['header']);
+
 /** The variable that sets an option: PETSTORE_ and its flag in upper snake case (--base-url: PETSTORE_BASE_URL). */
 export function envNameOf(option: Option): string {
   return `PETSTORE_${option.long!.slice(2).toUpperCase().replace(/-/g, '_')}`;
@@ -59,7 +65,8 @@ export function applyConfigSources(program: Command, env: NodeJS.ProcessEnv, cwd
     }
     const envValue = env[envNameOf(option)];
     if (envValue !== undefined && envValue !== '') {
-      program.setOptionValueWithSource(name, parsedValue(option, envValue, envNameOf(option)), 'env');
+      const given = ONE_PER_LINE.has(name) ? envValue.split(/\r?\n/).filter((line) => line.trim() !== '') : envValue;
+      program.setOptionValueWithSource(name, parsedValue(option, given, envNameOf(option)), 'env');
       sources.set(name, 'env');
     } else if (fromFile.has(name)) {
       program.setOptionValueWithSource(name, parsedValue(option, fromFile.get(name), `${option.long!.slice(2)} in ${file}`), 'config');
@@ -99,9 +106,18 @@ function readConfigFile(path: string, options: readonly Option[], env: NodeJS.Pr
   for (const [key, value] of Object.entries(document)) {
     const option = byKey.get(key);
     if (!option) throw new UsageError(`the config file ${path} names ${JSON.stringify(key)}, which is no option; it takes ${options.map((each) => each.long!.slice(2)).join(', ')}`);
-    settings.set(option.attributeName(), substituted(value, env, `${key} in ${path}`));
+    settings.set(option.attributeName(), substituted(ONE_PER_LINE.has(option.attributeName()) ? headerLines(value) : value, env, `${key} in ${path}`));
   }
   return settings;
+}
+
+/**
+ * `header:` in the file, as a list of 'Name: value' strings or a mapping of names to values (the YAML a person
+ * writes for headers); either becomes the lines --header takes.
+ */
+function headerLines(value: unknown): unknown {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return value;
+  return Object.entries(value).map(([name, each]) => `${name}: ${typeof each === 'string' ? each : JSON.stringify(each)}`);
 }
 
 /** ${VAR} in a string (or in each string of a list) replaced by the variable; one that is not set is refused, never left empty. */
@@ -138,13 +154,21 @@ function shownValue(value: unknown): string {
   return /^[a-z][a-z0-9+.-]*:\/\//i.test(text) ? withoutCredentials(text) : text;
 }
 
+/** The headers of --header by name alone, their values not shown (a line without a colon, not at all). */
+function headerNames(lines: readonly string[]): string {
+  if (lines.length === 0) return '(none)';
+  return `${lines.map((line) => (line.indexOf(':') > 0 ? line.slice(0, line.indexOf(':')).trim() : '(a line that is not Name: value)')).join(', ')} (values not shown)`;
+}
+
 /** What --print-config prints: each option, its value and where it came from; a secret only as set or not, a URL without its credentials. */
 export function describeConfig(program: Command, sources: ReadonlyMap<string, ValueSource>): string {
   const values = program.opts();
   const lines = configurable(program).map((option) => {
     const name = option.attributeName();
     const value = values[name];
-    const shown = SECRET_OPTIONS.has(name) ? (value !== undefined || sources.get(name) === 'env' ? '(set; not shown)' : '(none)') : shownValue(value);
+    const shown = SECRET_OPTIONS.has(name) ? (value !== undefined || sources.get(name) === 'env' ? '(set; not shown)' : '(none)')
+      : ONE_PER_LINE.has(name) ? headerNames(value as string[])
+        : shownValue(value);
     return `${option.long!.slice(2)}: ${shown}  (${sources.get(name) ?? 'default'}; ${envNameOf(option)})`;
   });
   return `${lines.join('\n')}\n`;

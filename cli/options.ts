@@ -20,6 +20,11 @@ function list(value: string, previous: string[] = []): string[] {
   return [...previous, ...value.split(',').map((item) => item.trim()).filter(Boolean)];
 }
 
+/** --header, repeated: each one whole (a value may hold commas), checked by the resolver. */
+function repeated(value: string, previous: string[] = []): string[] {
+  return [...previous, value];
+}
+
 export function buildProgram(version: string): Command {
   const defaults = DEFAULT_OPTIONS;
   const flags = Object.fromEntries(Object.entries(INTEGER_OPTIONS).map(([name, option]) => [name, option.flag])) as Record<keyof typeof INTEGER_OPTIONS, string>;
@@ -48,6 +53,9 @@ export function buildProgram(version: string): Command {
     .option(flags.maxResponseBytes, 'cap on a response body; the rest is not read', integer, defaults.maxResponseBytes)
     .option(flags.readLagMs, 'longest a read may lag the run\'s own writes (replicas, caches): a created pet not yet readable is read again, with backoff, for up to this long', integer, defaults.readLagMs)
     .option('--ca-file <pem>', 'trust this CA certificate (PEM) for an https target')
+    .option('--header <header>', 'send this header on every request, e.g. \'X-Gateway-Token: ...\' (repeatable; the value is kept out of every output)', repeated, [])
+    .option('--cert <pem>', 'client certificate (PEM) presented to an https target that asks for one (mTLS); with --cert-key')
+    .option('--cert-key <pem>', 'private key (PEM, unencrypted) of --cert')
     .option('--json', 'print report.json to stdout (progress goes to stderr)', false)
     .option('--verbose', 'print every rule as it is judged, and every failure with its evidence and curl line', false)
     .option('--quiet', 'print the verdict line only', false)
@@ -61,6 +69,7 @@ export function buildProgram(version: string): Command {
     .addHelpText('after', `
 Environment and config file:
   PETSTORE_API_KEY   the API key (recommended over --api-key)
+  PETSTORE_HEADER    headers for every request, one 'Name: value' per line
   Every option can also come from PETSTORE_<OPTION> (--base-url: PETSTORE_BASE_URL, --read-only:
   PETSTORE_READ_ONLY=true) and from the config file, written as its flag (base-url: ...), where
   \${VAR} is replaced by the variable. A flag wins over the environment, which wins over the file.
@@ -139,6 +148,9 @@ export function parseArguments(argv: string[], version: string, write: (text: st
       maxResponseBytes: o.maxResponseBytes,
       readLagMs: o.readLag,
       caFile: o.caFile,
+      headers: o.header,
+      cert: o.cert,
+      certKey: o.certKey,
       reporters: o.reporter,
       baseline: o.baseline,
       writeBaseline: o.writeBaseline,
@@ -169,9 +181,14 @@ function oneLine(message: string): string {
  */
 export function possibleKeys(argv: readonly string[], env: NodeJS.ProcessEnv): string[] {
   const keys = env.PETSTORE_API_KEY ? [env.PETSTORE_API_KEY] : [];
+  // A header's value is a secret too; a line without a colon may be nothing but a value.
+  const headerValues = (line: string) => [line.slice(line.indexOf(':') + 1).trim(), line.trim()].filter((value) => value.length > 0);
+  for (const line of (env.PETSTORE_HEADER ?? '').split(/\r?\n/)) keys.push(...headerValues(line));
   argv.forEach((arg, i) => {
     if (arg === '--api-key' && argv[i + 1] !== undefined) keys.push(argv[i + 1]!);
     else if (arg.startsWith('--api-key=')) keys.push(arg.slice('--api-key='.length));
+    else if (arg === '--header' && argv[i + 1] !== undefined) keys.push(...headerValues(argv[i + 1]!));
+    else if (arg.startsWith('--header=')) keys.push(...headerValues(arg.slice('--header='.length)));
     else if (arg === '--base-url' && argv[i + 1] !== undefined) keys.push(...urlPasswords(argv[i + 1]!));
     else if (arg.startsWith('--base-url=')) keys.push(...urlPasswords(arg.slice('--base-url='.length)));
   });

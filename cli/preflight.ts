@@ -1,8 +1,9 @@
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { connect as connectTcp, isIP, type Socket } from 'node:net';
-import { connect as connectTls } from 'node:tls';
+import { connect as connectTls, type TLSSocket } from 'node:tls';
 import { readCaFile } from '../helpers/bounded-file.js';
+import type { ClientCertificate } from '../helpers/http/extra-headers.js';
 import { proxyAuthorizationOf, proxyRefusal, type ProxyRoute } from '../helpers/http/proxy.js';
 import { TargetUnreachable } from './failure.js';
 
@@ -11,13 +12,13 @@ import { TargetUnreachable } from './failure.js';
  * spending a request of the key's rate limit. Through a proxy, the proxy is what must answer: the target
  * may be reachable only through it (its name may not even resolve here).
  */
-export async function assertReachable(baseUrl: string, timeoutMs: number, caFile?: string, proxy?: ProxyRoute): Promise<void> {
+export async function assertReachable(baseUrl: string, timeoutMs: number, caFile?: string, proxy?: ProxyRoute, clientCertificate?: ClientCertificate): Promise<void> {
   const target = new URL(baseUrl);
-  if (!proxy) return assertConnects(target, timeoutMs, caFile, target.origin);
+  if (!proxy) return assertConnects(target, timeoutMs, caFile, target.origin, clientCertificate);
   await assertConnects(new URL(proxy.url), timeoutMs, undefined, `the proxy ${proxy.shown} (for ${target.origin})`);
   // An https target is reached through a tunnel the proxy must grant: asking costs no request of the target.
   // A plain http one is forwarded request by request; the client reads the proxy's refusal from the first answer.
-  if (target.protocol === 'https:') await assertTunnels(target, proxy, timeoutMs, caFile);
+  if (target.protocol === 'https:') await assertTunnels(target, proxy, timeoutMs, caFile, clientCertificate);
 }
 
 /**
@@ -25,9 +26,9 @@ export async function assertReachable(baseUrl: string, timeoutMs: number, caFile
  * the target's TLS through it, as every request will: a proxy that wants credentials (407) or refuses the
  * tunnel (403, say) ends the run here, named, instead of failing every rule.
  */
-async function assertTunnels(target: URL, proxy: ProxyRoute, timeoutMs: number, caFile: string | undefined): Promise<void> {
+async function assertTunnels(target: URL, proxy: ProxyRoute, timeoutMs: number, caFile: string | undefined, clientCertificate: ClientCertificate | undefined): Promise<void> {
   const tunnel = await openTunnel(target, proxy, timeoutMs);
-  await shakeHandsThrough(tunnel, target, proxy, timeoutMs, caFile);
+  await shakeHandsThrough(tunnel, target, proxy, timeoutMs, caFile, clientCertificate);
 }
 
 /** The proxy's tunnel to the target: CONNECT host:port, answered 2xx; any other answer is its refusal. */
@@ -64,10 +65,10 @@ function openTunnel(target: URL, proxy: ProxyRoute, timeoutMs: number): Promise<
 }
 
 /** The target's TLS handshake inside the tunnel, verified as every request's will be (--ca-file). */
-function shakeHandsThrough(tunnel: Socket, target: URL, proxy: ProxyRoute, timeoutMs: number, caFile: string | undefined): Promise<void> {
+function shakeHandsThrough(tunnel: Socket, target: URL, proxy: ProxyRoute, timeoutMs: number, caFile: string | undefined, clientCertificate: ClientCertificate | undefined): Promise<void> {
   const host = target.hostname.replace(/^\[|\]$/g, '');
   return new Promise<void>((resolve, reject) => {
-    const socket = connectTls({ socket: tunnel, servername: isIP(host) ? undefined : host, ca: caFile ? readCaFile(caFile) : undefined, ALPNProtocols: ['http/1.1'] });
+    const socket = connectTls({ socket: tunnel, servername: isIP(host) ? undefined : host, ca: caFile ? readCaFile(caFile) : undefined, ...clientCertificate, ALPNProtocols: ['http/1.1'] });
     const deadline = setTimeout(() => fail(`no TLS handshake within ${timeoutMs} ms (--timeout)`), timeoutMs);
     const fail = (message: string) => {
       clearTimeout(deadline);
@@ -76,21 +77,43 @@ function shakeHandsThrough(tunnel: Socket, target: URL, proxy: ProxyRoute, timeo
     };
     socket.once('error', (error: NodeJS.ErrnoException) => fail(reachabilityMessage(error)));
     socket.once('secureConnect', () => {
-      clearTimeout(deadline);
-      socket.destroy();
-      resolve();
+      void handshakeSettled(socket, timeoutMs).then(() => {
+        clearTimeout(deadline);
+        socket.destroy();
+        resolve();
+      });
     });
   });
 }
 
-async function assertConnects(url: URL, timeoutMs: number, caFile: string | undefined, what: string): Promise<void> {
+/**
+ * Under TLS 1.3 the client's handshake ends before the server has judged the client's certificate: a server that
+ * wants one (mTLS) and got none, or one it does not trust, says so with an alert one round trip later. Waiting for
+ * the server's first word after the handshake (its session ticket, which servers send once they accept the client)
+ * or that alert, for a second at most, lets the preflight, not every request, meet that refusal. The alert comes
+ * as the socket's 'error', which the caller listens for.
+ */
+function handshakeSettled(socket: TLSSocket, timeoutMs: number): Promise<void> {
+  if (socket.getProtocol() !== 'TLSv1.3') return Promise.resolve();
+  return new Promise<void>((settled) => {
+    const grace = setTimeout(settled, Math.min(timeoutMs, 1000));
+    const done = () => {
+      clearTimeout(grace);
+      settled();
+    };
+    socket.once('session', done);
+    socket.once('close', done);
+  });
+}
+
+async function assertConnects(url: URL, timeoutMs: number, caFile: string | undefined, what: string, clientCertificate?: ClientCertificate): Promise<void> {
   const secure = url.protocol === 'https:';
   const port = Number(url.port || (secure ? 443 : 80));
   const host = url.hostname.replace(/^\[|\]$/g, '');
   await new Promise<void>((resolve, reject) => {
     const socket = secure
       // SNI carries host names only (RFC 6066): an IP address as servername earns a deprecation warning.
-      ? connectTls({ host, port, servername: isIP(host) ? undefined : host, ca: caFile ? readCaFile(caFile) : undefined, ALPNProtocols: ['http/1.1'] })
+      ? connectTls({ host, port, servername: isIP(host) ? undefined : host, ca: caFile ? readCaFile(caFile) : undefined, ...clientCertificate, ALPNProtocols: ['http/1.1'] })
       : connectTcp({ host, port });
     // A timer of its own, not socket.setTimeout: that one is idle-based and does not run while the
     // host name is still being looked up, so a stalled resolver would outlast --timeout.
@@ -104,9 +127,11 @@ async function assertConnects(url: URL, timeoutMs: number, caFile: string | unde
     // Destroyed, not ended: end() only half-closes, and waits for the target's end, which a target that
     // never reads never sends; the socket would then hold the process open after the run.
     socket.once(secure ? 'secureConnect' : 'connect', () => {
-      clearTimeout(deadline);
-      socket.destroy();
-      resolve();
+      void (secure ? handshakeSettled(socket as TLSSocket, timeoutMs) : Promise.resolve()).then(() => {
+        clearTimeout(deadline);
+        socket.destroy();
+        resolve();
+      });
     });
   });
 }
@@ -123,6 +148,12 @@ function reachabilityMessage(error: NodeJS.ErrnoException): string {
     case 'UNABLE_TO_GET_ISSUER_CERT_LOCALLY':
       return `the TLS certificate is not trusted (${error.code}); trust its CA with --ca-file <pem>`;
     case 'ERR_TLS_CERT_ALTNAME_INVALID': return 'the TLS certificate does not name this host';
+    case 'ERR_SSL_TLSV13_ALERT_CERTIFICATE_REQUIRED':
+      return 'the server asks for a client certificate (mTLS) and refused the handshake without one; give it with --cert <pem> and --cert-key <pem>';
+    case 'ERR_SSL_SSLV3_ALERT_BAD_CERTIFICATE':
+    case 'ERR_SSL_SSLV3_ALERT_CERTIFICATE_UNKNOWN':
+    case 'ERR_SSL_TLSV1_ALERT_UNKNOWN_CA':
+      return `the server refused the client certificate (${error.code}): is --cert signed by a CA the server trusts, and still valid?`;
     case 'ERR_SSL_WRONG_VERSION_NUMBER': return 'the TLS handshake failed: the target answers without TLS (is it plain http://?)';
     default: return error.code ? `${error.code}: ${error.message}` : error.message;
   }

@@ -9,6 +9,7 @@ import type { Report } from './reports/report.js';
 import { BaselineError, checkBaselineTarget, readBaselineFile, type Baseline } from './policy/baseline.js';
 import { REPORTER_NAMES, type ReporterName } from './reports/names.js';
 import { fieldValueProblem, vocabularyProblem } from './secret-check.js';
+import { checkClientCertificate, checkedHeaders } from './gateway-options.js';
 import { UsageError } from './usage-error.js';
 import { foreignEntries, foreignEntriesReason } from './reports/report-folder.js';
 
@@ -65,9 +66,11 @@ export const DETAILS = ['compact', 'verbose', 'quiet'] as const;
 export type Detail = typeof DETAILS[number];
 
 /** Any subset of the options, as the programmatic API takes them; what is left out takes the CLI's default. */
-export type ConformanceOptions = Partial<Omit<RunOptions, 'baseline'>> & {
+export type ConformanceOptions = Partial<Omit<RunOptions, 'baseline' | 'headers'>> & {
   /** A baseline file, as --baseline: one rule ID per line that the target is known to fail. */
   baseline?: string;
+  /** As --header: sent on every request; a record of names to values, or a list of "Name: value" strings. */
+  headers?: Readonly<Record<string, string>> | readonly string[];
 };
 
 /** What the CLI or a program hands over before it is checked: a JavaScript caller's values may be of any type. */
@@ -122,10 +125,10 @@ const NO_CAP = ['maxRequests', 'maxDurationMs'] as const;
 
 /** Whose names a refusal speaks in: the command line's flags, or the programmatic API's option names. */
 export type OptionNaming = 'cli' | 'api';
-type NamedOption = 'apiKey' | 'baseUrl' | 'only' | 'skip' | 'caFile' | 'baseline' | 'writeBaseline' | 'reporters' | 'reportDir';
+type NamedOption = 'apiKey' | 'baseUrl' | 'only' | 'skip' | 'caFile' | 'baseline' | 'writeBaseline' | 'reporters' | 'reportDir' | 'headers' | 'cert' | 'certKey';
 const FLAG_OF: Record<NamedOption, string> = {
   apiKey: '--api-key', baseUrl: '--base-url', only: '--only', skip: '--skip', caFile: '--ca-file', baseline: '--baseline',
-  writeBaseline: '--write-baseline', reporters: '--reporter', reportDir: '--report-dir',
+  writeBaseline: '--write-baseline', reporters: '--reporter', reportDir: '--report-dir', headers: '--header', cert: '--cert', certKey: '--cert-key',
 };
 
 function nameOf(option: NamedOption, naming: OptionNaming): string {
@@ -158,6 +161,11 @@ export function resolveRunOptions(given: GivenOptions, env: NodeJS.ProcessEnv, n
   checkRuleNames([...only, ...skip], `${named('only')}/${named('skip')}`);
   const caFile = optionalString(value.caFile, named('caFile'));
   if (caFile !== undefined) checkCaFile(caFile, named('caFile'));
+  const headers = checkedHeaders(value.headers, named('headers'));
+  const cert = optionalString(value.cert, named('cert'));
+  const certKey = optionalString(value.certKey, named('certKey'));
+  // A replay (verify) presents no certificate: it sends nothing.
+  if (value.replay === undefined) checkClientCertificate(cert, certKey, { cert: named('cert'), certKey: named('certKey') }, baseUrl);
   const baselineFile = optionalString(value.baseline, named('baseline'));
   const writeBaseline = optionalString(value.writeBaseline, named('writeBaseline'));
   const baseline = baselineFile === undefined ? undefined : baselineOption(baselineFile);
@@ -180,6 +188,7 @@ export function resolveRunOptions(given: GivenOptions, env: NodeJS.ProcessEnv, n
     ...flags,
     ...integers,
     baseUrl, apiKey, only, skip, caFile, reportDir, writeBaseline, reporters, baseline, today,
+    ...(headers ? { headers } : {}), ...(cert !== undefined ? { cert, certKey } : {}),
     ...hooks,
     ...(naming === 'api' ? { naming } : {}),
   };

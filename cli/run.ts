@@ -5,6 +5,8 @@ import { SPEC_VERSION } from '../helpers/spec/facts.js';
 import type { Exchange } from '../helpers/http/exchange.js';
 import { proxyPassword, proxyRouteFor } from '../helpers/http/proxy.js';
 import { isShortSecret, Redactor } from '../helpers/http/redact.js';
+import { addGatewaySecrets } from '../helpers/http/extra-headers.js';
+import { readClientCertificate } from '../helpers/bounded-file.js';
 import { toEvidence } from '../helpers/judge/outcome.js';
 import type { CheckSettings, RunConfig } from '../helpers/run-config.js';
 import { assertReachable } from './preflight.js';
@@ -49,6 +51,9 @@ export async function certify(options: RunOptions): Promise<RunResult> {
   // The run's own: it redacts this run's secrets, and nothing of a run before it in the same process.
   const redactor = new Redactor([options.apiKey]);
   const detail = options.detail ?? 'compact';
+  // --cert and --cert-key, read once (the options' check read them before); a replay sends nothing and presents nothing.
+  const clientCertificate = options.cert && options.certKey && !options.replay ? readClientCertificate(options.cert, options.certKey) : undefined;
+  addGatewaySecrets(redactor, options.headers, clientCertificate);
   // Without a terminal's status line (a CI log), a run that works or waits quietly prints a heartbeat (cli/heartbeat.ts).
   const heartbeat = options.print && !options.status && !options.replay && detail !== 'quiet' ? new Heartbeat((line) => print(line)) : undefined;
   // Every line passes through the run's redactor, then is made inert for a terminal or a CI log: it may hold a target's bytes.
@@ -81,6 +86,8 @@ export async function certify(options: RunOptions): Promise<RunResult> {
   if (isShortSecret(apiKey)) {
     say(`Note: the API key is only ${apiKey.length} character${apiKey.length === 1 ? '' : 's'} long. It is masked in headers and wherever it stands alone (a JSON value, a query value); text that merely contains those letters is left as it is, so a body that glues the key to other text would show it.`);
   }
+  const shortHeaders = replay ? [] : Object.entries(options.headers ?? {}).filter(([, value]) => isShortSecret(value)).map(([name]) => name);
+  if (shortHeaders.length > 0) say(`Note: the value of --header ${shortHeaders.join(', ')} is shorter than 12 characters: it is masked wherever it stands alone, as a short key is, not inside longer text.`);
 
   // The bundled server lives in this process on loopback: a proxy of the environment is never meant for it.
   const proxy = embedded || replay ? undefined : proxyRouteFor(baseUrl);
@@ -97,7 +104,7 @@ export async function certify(options: RunOptions): Promise<RunResult> {
     // --read-only says what it will spend before it sends anything, and is held to it (on replay too, as it ran).
     const plan = options.readOnly ? readOnlyPlan(selected, options) : undefined;
     if (plan) say(planLine(plan));
-    if (!replay) await assertReachable(baseUrl, options.timeoutMs, options.caFile, proxy);
+    if (!replay) await assertReachable(baseUrl, options.timeoutMs, options.caFile, proxy, clientCertificate);
     const today = options.today ?? new Date().toISOString().slice(0, 10);
     const config = runConfigOf({ ...options, ...(plan ? { maxRequests: plan.requests } : {}) }, {
       baseUrl, apiKey, runId, startedAtMs: startedAt.getTime(), embedded: wasEmbedded, today,
@@ -236,8 +243,10 @@ function diagnosisWithEvidence(diagnosis: Diagnosis | undefined, exchanges: read
 }
 
 function reportedOptions(options: RunOptions): Record<string, unknown> {
-  const { print: _print, detail: _detail, width: _width, signal: _signal, status: _status, replay: _replay, naming: _naming, apiKey, baseline, ...rest } = options;
-  return { ...rest, apiKey: apiKey ? '[redacted]' : undefined, baseline: baseline?.file };
+  const { print: _print, detail: _detail, width: _width, signal: _signal, status: _status, replay: _replay, naming: _naming, apiKey, baseline, headers, ...rest } = options;
+  // A header's name is no secret, and verify needs it to re-judge the requests that carried the header.
+  const shownHeaders = headers && Object.fromEntries(Object.keys(headers).map((name) => [name, '[redacted]']));
+  return { ...rest, apiKey: apiKey ? '[redacted]' : undefined, ...(shownHeaders ? { headers: shownHeaders } : {}), baseline: baseline?.file };
 }
 
 /** The bundled reference server, loaded only when a run certifies it: a run against --base-url never needs its web framework. */

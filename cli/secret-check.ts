@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { Redactor } from '../helpers/http/redact.js';
+import { KEY_PLACEHOLDER, Redactor } from '../helpers/http/redact.js';
 import { packagePath } from '../helpers/package-root.js';
 
 // What a secret must be before a run may send it: a value an HTTP header can carry. A key that is not one
@@ -52,7 +52,7 @@ const SUITE_WORDS = [
   '--base-url', '--api-key', '--report-dir', '--only', '--skip', '--read-only', '--strict', '--require-complete', '--timeout',
   '--max-requests', '--max-duration', '--concurrency', '--rate-limit-reserve', '--rate-limit-budget', '--verify-recovery', '--seed',
   '--fuzz-runs', '--fuzz-valid-runs', '--explore-runs', '--max-response-bytes', '--read-lag', '--ca-file', '--json', '--reporter',
-  '--baseline', '--write-baseline',
+  '--baseline', '--write-baseline', '--header', '--cert', '--cert-key',
 ].join(' ');
 
 /** The texts every report is written with: the spec (report.html carries it), the catalog, the interface, the suite's own words. */
@@ -66,9 +66,10 @@ function vocabulary(): Array<{ where: string; text: string }> {
  * reports are written with (`available`, a pet's status), so that every such word would become $PETSTORE_API_KEY,
  * and the reader learn the key from what the placeholder stands in for. Undefined when it is no such word.
  */
-export function vocabularyProblem(secret: string, name: string): string | undefined {
+export function vocabularyProblem(secret: string, name: string, placeholder = KEY_PLACEHOLDER): string | undefined {
   const redactor = new Redactor([secret]);
   const source = vocabulary().find(({ text }) => redactor.finds(text));
   if (!source) return undefined;
-  return `${name} is also a word the reports are written with (it occurs in ${source.where}): replaced by $PETSTORE_API_KEY there, it would garble every report and tell its reader the key; use the key the server issued`;
+  const remedy = placeholder === KEY_PLACEHOLDER ? 'use the key the server issued' : 'a value this common cannot be kept out of the reports';
+  return `${name} is also a word the reports are written with (it occurs in ${source.where}): replaced by ${placeholder} there, it would garble every report and tell its reader the ${placeholder === KEY_PLACEHOLDER ? 'key' : 'value'}; ${remedy}`;
 }

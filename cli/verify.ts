@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -35,7 +36,7 @@ const MAX_MANIFEST_FILES = 32;
 
 // What report.options holds that is not a setting of the checks, or that cannot travel to another machine;
 // and the hooks of a live run, which a forged report.json could name and no run records.
-const NOT_REPLAYED = ['baseUrl', 'apiKey', 'reportDir', 'reporters', 'baseline', 'writeBaseline', 'caFile', 'today', 'print', 'detail', 'width', 'status', 'signal', 'replay'] as const;
+const NOT_REPLAYED = ['baseUrl', 'apiKey', 'reportDir', 'reporters', 'baseline', 'writeBaseline', 'caFile', 'cert', 'certKey', 'today', 'print', 'detail', 'width', 'status', 'signal', 'replay'] as const;
 
 /**
  * Checks a report folder a reader did not produce: every hash of manifest.json, then the verdict re-judged
@@ -193,6 +194,7 @@ async function rejudge(har: Buffer, manifest: Manifest, report: Report): Promise
     const recorded = Object.fromEntries(Object.entries(report.options).filter(([name]) => !(NOT_REPLAYED as readonly string[]).includes(name)));
     const given: GivenOptions = {
       ...recorded,
+      ...replayedHeaders(report.options.headers as Json | undefined),
       seed: manifest.seed,
       today: manifest.today,
       reportDir,
@@ -204,6 +206,17 @@ async function rejudge(har: Buffer, manifest: Manifest, report: Report): Promise
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }
+}
+
+/**
+ * The headers of --header as the replay sends them: by the names report.json records, each with a stand-in for the
+ * value it never saw. The requests are recorded with each header's variable, whatever its value, so they match the
+ * recording's; a name the CLI would refuse is refused as the CLI refuses it.
+ */
+function replayedHeaders(recorded: Json | undefined): Pick<GivenOptions, 'headers'> {
+  if (recorded === undefined) return {};
+  if (!isObject(recorded)) return { headers: recorded };
+  return { headers: Object.fromEntries(Object.keys(recorded).map((name) => [name, `replay-${randomBytes(12).toString('hex')}`])) };
 }
 
 /** The recorded options, checked as the CLI checks its own; no key and no variable of this environment enter them. */

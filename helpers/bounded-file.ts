@@ -48,6 +48,17 @@ export function readCaFile(path: string): Buffer {
   return readBoundedFile(path, MAX_CA_FILE_BYTES, 'a CA file');
 }
 
+/** Larger than any certificate chain a client presents, or its key: each is a few kilobytes. */
+export const MAX_CLIENT_CERTIFICATE_BYTES = 1024 * 1024;
+
+/** The PEM files of --cert and --cert-key, read as the options' check read them, wherever a connection needs them. */
+export function readClientCertificate(certFile: string, keyFile: string): { cert: Buffer; key: Buffer } {
+  return {
+    cert: readBoundedFile(certFile, MAX_CLIENT_CERTIFICATE_BYTES, 'a client certificate'),
+    key: readBoundedFile(keyFile, MAX_CLIENT_CERTIFICATE_BYTES, 'a private key'),
+  };
+}
+
 /** What stands at `path` when something other than a regular file does (a folder, a FIFO), or undefined. */
 export function notARegularFile(path: string): string | undefined {
   let stats: Stats;

@@ -25,6 +25,11 @@ export interface CheckSettings {
   /** Longest a read may lag the run's own writes before a missing pet is judged missing. */
   readLagMs: number;
   caFile?: string;
+  /** --header: sent on every request of the run, by name and value; the values are secrets of the run. */
+  headers?: Readonly<Record<string, string>>;
+  /** --cert and --cert-key: the PEM files of the client certificate presented to an https target, and of its private key. */
+  cert?: string;
+  certKey?: string;
 }
 
 /** Everything a run is told, read once by the CLI (or the vitest adapter) and made into the run's context (helpers/run-context.ts). */

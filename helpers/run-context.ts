@@ -7,6 +7,8 @@ import { PetstoreClient } from './http/client.js';
 import { CancellationWatch } from './http/cancellation.js';
 import type { ClientEvents } from './http/client-events.js';
 import { liveClock, type RunClock } from './http/clock.js';
+import { addGatewaySecrets } from './http/extra-headers.js';
+import { readClientCertificate } from './bounded-file.js';
 import { proxyPassword } from './http/proxy.js';
 import { Redactor } from './http/redact.js';
 import { ReplaySource } from './http/replay.js';
@@ -50,8 +52,11 @@ export class RunContext {
    * `signal`: the caller's cancellation, followed until the run is closed.
    */
   constructor(readonly config: RunConfig, events: ClientEvents, signal?: AbortSignal) {
-    // The run's secrets, as the caller's side of the run redacts them: its key and its proxy's password.
+    // The run's secrets, as the caller's side of the run redacts them: its key, its proxy's password, its headers and private key.
     this.redactor = new Redactor([config.apiKey, proxyPassword(config.proxy)]);
+    // Read once for the run (the options' check read them before): a replay presents no certificate, it sends nothing.
+    const clientCertificate = config.cert && config.certKey && !config.replayHarPath ? readClientCertificate(config.cert, config.certKey) : undefined;
+    addGatewaySecrets(this.redactor, config.headers, clientCertificate);
     this.cancellation = new CancellationWatch(signal);
     const replay = config.replayHarPath
       ? new ReplaySource(config.replayHarPath, config.startedAtMs, this.redactor, (request) => events({ kind: 'unmatched', request }))
@@ -69,6 +74,8 @@ export class RunContext {
       rateLimitReserve: config.rateLimitReserve,
       events,
       caFile: config.caFile,
+      ...(config.headers ? { headers: config.headers } : {}),
+      ...(clientCertificate ? { clientCertificate } : {}),
       proxy: config.proxy,
       cancellation: this.cancellation,
       clock: this.clock,

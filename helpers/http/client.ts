@@ -14,6 +14,7 @@ import { Pacer, RateLimitWaitTooLong, type WaitTally } from './pacing.js';
 import { dispatcherFor } from './dispatcher.js';
 import { proxyAuthorizationOf, proxyPassword, proxyRefusal, proxyVariableFor, type ProxyRoute } from './proxy.js';
 import { Redactor } from './redact.js';
+import { headerPlaceholder, type ClientCertificate } from './extra-headers.js';
 import { diagnoseEarlyAnswers, DIAGNOSED_WITHIN, EVERY_KEY_REFUSED, hintAfterLooking, isHtml, otherBaseUrl, type Diagnosis } from './diagnosis.js';
 import { readBody } from './response-body.js';
 import type { RecordedAnswer, ReplaySource } from './replay.js';
@@ -78,6 +79,13 @@ export interface ClientOptions {
    */
   events?: ClientEvents;
   caFile?: string;
+  /**
+   * --header: sent on every request of the run, those without the key included (a gateway's header is no API
+   * credential: the auth checks judge the API's key, behind whatever the gateway asks), recorded as its variable.
+   */
+  headers?: Readonly<Record<string, string>>;
+  /** --cert and --cert-key, read: presented on every TLS connection to the target, through a proxy's tunnel too. */
+  clientCertificate?: ClientCertificate;
   /** The run's cancellation: once cancelled, nothing more is sent and every wait ends. */
   cancellation?: CancellationWatch;
   /** The run's time and waits; by default the recording's on replay, the real one otherwise. */
@@ -192,7 +200,7 @@ export class PetstoreClient {
     this.cancellation = options.cancellation;
     this.clock = options.clock ?? options.replay ?? liveClock(options.cancellation);
     this.ca = options.caFile ? readCaFile(options.caFile) : undefined;
-    const settings = { connections: options.concurrency, timeoutMs: options.timeoutMs, ca: this.ca };
+    const settings = { connections: options.concurrency, timeoutMs: options.timeoutMs, ca: this.ca, clientCertificate: options.clientCertificate };
     this.dispatcher = dispatcherFor(options.proxy, settings);
     this.freshDispatcher = dispatcherFor(options.proxy, { ...settings, singleUse: true });
     this.connections = options.replay ? undefined : new ConnectionWatch();
@@ -317,7 +325,7 @@ export class PetstoreClient {
   /** A connection of its own for requests a check sends one after another on it (SendOptions.connection); the check closes it. */
   keptConnection(): KeptConnection {
     const { timeoutMs, proxy } = this.options;
-    return new KeptConnection(dispatcherFor(proxy, { connections: 1, timeoutMs, ca: this.ca }));
+    return new KeptConnection(dispatcherFor(proxy, { connections: 1, timeoutMs, ca: this.ca, clientCertificate: this.options.clientCertificate }));
   }
 
   async close(): Promise<void> {
@@ -445,6 +453,8 @@ export class PetstoreClient {
     const body = request.body ?? (request.json !== undefined ? stringifyJson(request.json) : undefined);
     const auth = authorizationFor(mode, this.options.apiKey);
     const given = lowerCaseKeys(request.headers ?? {});
+    // The person's headers never share a name with the suite's own (helpers/http/extra-headers.ts refuses those).
+    const extra = lowerCaseKeys(this.options.headers ?? {});
     const headers = withoutLeftOut({ accept: 'application/json', ...given });
     // A Content-Type left out on purpose (null) stays out: a body without one is a case of its own (CREATE-20).
     if (body !== undefined && given['content-type'] === undefined) headers['content-type'] = 'application/json';
@@ -452,12 +462,16 @@ export class PetstoreClient {
     const recorded: RecordedRequest = {
       method, url: this.urlFor(request, baseUrl, elsewhere.query?.shown), body, auth: mode,
       // undici frames a streamed body itself, and refuses the header from a caller: it is recorded, never set.
-      headers: { ...headers, ...(request.chunked ? { 'transfer-encoding': 'chunked' } : {}), ...shownForms(elsewhere.headers), ...(auth.shown !== undefined ? { authorization: auth.shown } : {}) },
+      headers: {
+        ...headers, ...(request.chunked ? { 'transfer-encoding': 'chunked' } : {}), ...shownForms(elsewhere.headers), ...(auth.shown !== undefined ? { authorization: auth.shown } : {}),
+        ...Object.fromEntries(Object.keys(extra).map((name) => [name, headerPlaceholder(name)])),
+      },
       ...(padBytes ? { padBytes } : {}),
+      ...(this.options.clientCertificate && url.startsWith('https:') ? { clientCertificate: true as const } : {}),
       ...(request.pathAsIs ? { pathAsIs: true } : {}),
       ...(request.connection?.last ? { after: request.connection.last } : {}),
     };
-    Object.assign(headers, sentForms(elsewhere.headers));
+    Object.assign(headers, sentForms(elsewhere.headers), extra);
     if (auth.value !== undefined) headers.authorization = auth.value;
     const sentBody = padBytes && body ? `${body.slice(0, 1)}${' '.repeat(padBytes)}${body.slice(1)}` : body;
     return { recorded, url, method, headers, ...(sentBody === undefined ? {} : { sentBody }) };
@@ -809,6 +823,11 @@ export function describeTransportError(cause: unknown, timeoutMs: number, proxyS
   if (code === 'UND_ERR_HEADERS_OVERFLOW') return 'the response headers exceed 16 KiB';
   if (error.name === 'HTTPParserError') return `the answer is not HTTP/1.1 (${error.message}); is this an https:// or a non-HTTP port?`;
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return 'host name does not resolve';
+  // The server's alerts about the client's certificate (mTLS), which name CERT too but are not about the server's.
+  if (code === 'ERR_SSL_TLSV13_ALERT_CERTIFICATE_REQUIRED') return 'TLS failure: the server asks for a client certificate (--cert, --cert-key) and refused the connection without one';
+  if (code === 'ERR_SSL_SSLV3_ALERT_BAD_CERTIFICATE' || code === 'ERR_SSL_SSLV3_ALERT_CERTIFICATE_UNKNOWN' || code === 'ERR_SSL_TLSV1_ALERT_UNKNOWN_CA') {
+    return `TLS failure (${code}): the server refused the client certificate (--cert)`;
+  }
   if (code?.startsWith('ERR_TLS') || code?.includes('CERT') || code === 'DEPTH_ZERO_SELF_SIGNED_CERT') {
     return `TLS failure (${code}): the server certificate is not trusted (--ca-file trusts a given CA)`;
   }

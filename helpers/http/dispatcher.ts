@@ -1,5 +1,6 @@
 // undici's dispatchers for a run's requests, as the route (proxy.ts) says: loaded by the client alone, in the suite's thread.
 import { Agent, ProxyAgent, type Dispatcher } from 'undici';
+import type { ClientCertificate } from './extra-headers.js';
 import type { ProxyRoute } from './proxy.js';
 
 /** What the run's connections need, proxied or not. */
@@ -8,6 +9,8 @@ export interface ConnectionSettings {
   timeoutMs: number;
   /** PEM of a CA to trust for the target's TLS (--ca-file). */
   ca?: Buffer;
+  /** The client certificate of --cert and --cert-key, presented to a target that asks for one (mTLS). */
+  clientCertificate?: ClientCertificate;
   /** Every connection carries one request and is closed: none is ever reused. */
   singleUse?: boolean;
 }
@@ -19,6 +22,8 @@ export interface ConnectionSettings {
  */
 export function dispatcherFor(route: ProxyRoute | undefined, settings: ConnectionSettings): Dispatcher {
   const common = { connections: settings.connections, headersTimeout: settings.timeoutMs, bodyTimeout: settings.timeoutMs, ...(settings.singleUse ? { pipelining: 0 } : {}) };
-  if (!route) return new Agent({ ...common, connect: settings.ca ? { ca: settings.ca } : undefined });
-  return new ProxyAgent({ ...common, uri: route.url, proxyTunnel: false, requestTls: settings.ca ? { ca: settings.ca } : undefined });
+  // The target's TLS, proxied or not: the certificate goes to the target, never to the proxy, which only carries the tunnel.
+  const tls = settings.ca || settings.clientCertificate ? { ...(settings.ca ? { ca: settings.ca } : {}), ...settings.clientCertificate } : undefined;
+  if (!route) return new Agent({ ...common, connect: tls });
+  return new ProxyAgent({ ...common, uri: route.url, proxyTunnel: false, requestTls: tls });
 }

@@ -104,6 +104,8 @@ export interface RecordedRequest {
    * one meets this one, so the curl line sends both on one connection (curl --next).
    */
   after?: RecordedRequest;
+  /** The request went over TLS with the client certificate of --cert: the curl line presents it too. */
+  clientCertificate?: true;
 }
 
 export interface RecordedResponse {
@@ -154,8 +156,15 @@ export function curlFor(request: RecordedRequest): string {
   return curlOf(alone);
 }
 
+/**
+ * What a curl line presents the client certificate with: the variables of --cert and --cert-key, which hold the
+ * files' paths (as CI sets them), never the key itself.
+ */
+const CLIENT_CERTIFICATE_ARGUMENTS = ['--cert', '"$PETSTORE_CERT"', '--key', '"$PETSTORE_CERT_KEY"'];
+
 function curlOf(request: RecordedRequest): string {
   const parts = request.method === 'HEAD' ? ['curl', '-I', ...(request.pathAsIs ? ['--path-as-is'] : []), shellText(request.url)] : ['curl', '-i', '-X', request.method, ...(request.pathAsIs ? ['--path-as-is'] : []), shellText(request.url)];
+  if (request.clientCertificate) parts.push(...CLIENT_CERTIFICATE_ARGUMENTS);
   for (const [name, value] of Object.entries(request.headers)) {
     if (name === 'authorization') parts.push('-H', `"Authorization: ${value.replace(/(["\\`])/g, '\\$1')}"`);
     else if (name !== 'content-length' && name !== 'host') parts.push('-H', shellText(`${name}: ${value}`));
@@ -207,11 +216,17 @@ function octalEscaped(text: string): string {
   return text.replace(new RegExp(`[\\\\%]|${TERMINAL_CONTROLS.source}`, 'g'), (char) => [...Buffer.from(char, 'utf8')].map((byte) => `\\${byte.toString(8).padStart(3, '0')}`).join(''));
 }
 
-/** Text quoted for the shell: as it is, or with $PETSTORE_API_KEY expanded where the key was (a URL or header carrying it). */
+/**
+ * The variables a recorded request names in place of a secret: the key's, and each --header's
+ * (PETSTORE_HEADER_<NAME>, helpers/http/extra-headers.ts).
+ */
+const SECRET_VARIABLE = /\\\$(PETSTORE_API_KEY|PETSTORE_HEADER_[A-Z0-9_]+)/g;
+
+/** Text quoted for the shell: as it is, or with $PETSTORE_API_KEY (or a header's variable) expanded where the secret was. */
 function shellText(text: string): string {
-  if (!text.includes(KEY_PLACEHOLDER)) return shellQuote(text);
+  if (!/\$PETSTORE_(?:API_KEY|HEADER_)/.test(text)) return shellQuote(text);
   const escaped = text.replace(/(["\\`$])/g, '\\$1');
-  return `"${escaped.replaceAll(`\\${KEY_PLACEHOLDER}`, `\${${KEY_VARIABLE}}`)}"`;
+  return `"${escaped.replace(SECRET_VARIABLE, '${$1}')}"`;
 }
 
 function shellQuote(text: string): string {

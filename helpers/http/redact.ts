@@ -53,16 +53,30 @@ const NESTED_LEVELS = 3;
  */
 export class Redactor {
   /** One finder per secret, every form of it an alternative. */
-  private readonly finders = new Map<string, SecretFinder>();
+  private readonly finders = new Map<string, SecretFinder | LiteralFinder>();
 
   constructor(secrets: Iterable<string | undefined> = []) {
     for (const secret of secrets) if (secret) this.add(secret);
   }
 
-  /** Adds a secret, in every form a request could carry it in or a server echo it in. */
-  add(secret: string): void {
+  /**
+   * Adds a secret, in every form a request could carry it in or a server echo it in. `placeholder` is what it
+   * becomes: the key's variable by default; a header of --header its own (`$PETSTORE_HEADER_X_TENANT`), so that
+   * an echo of it names the variable that reproduces it, not the key's.
+   */
+  add(secret: string, placeholder = KEY_PLACEHOLDER): void {
     if (secret.length === 0 || this.finders.has(secret)) return;
-    this.finders.set(secret, new SecretFinder(secret));
+    this.finders.set(secret, new SecretFinder(secret, placeholder));
+  }
+
+  /**
+   * Adds a text that is never sent, so no server can echo it in any encoding (the private key of --cert-key): it
+   * is found only as written, which also keeps a text of kilobytes from becoming a pattern of one alternative per
+   * character (the forms of add() stop compiling past a thousand or so characters).
+   */
+  addLiteral(text: string, placeholder: string): void {
+    if (text.length === 0 || this.finders.has(text)) return;
+    this.finders.set(text, new LiteralFinder(text, placeholder));
   }
 
   /** How many forms it looks for: what redacting a text costs, in proportion. */
@@ -96,7 +110,7 @@ class SecretFinder {
   private readonly anchors = new Set<number>();
   readonly forms: number;
 
-  constructor(secret: string) {
+  constructor(secret: string, private readonly placeholder: string) {
     if (isShortSecret(secret)) {
       this.plain = new FormSearch(shortForms(secret), [secret, ...shortBase64(secret)]);
       this.encoded = undefined;
@@ -117,7 +131,7 @@ class SecretFinder {
     let result = '';
     let from = 0;
     for (const [start, end] of ranges) {
-      result += text.slice(from, start) + replacement(text.slice(start, end));
+      result += text.slice(from, start) + replacement(text.slice(start, end), this.placeholder);
       from = end;
     }
     return result + text.slice(from);
@@ -140,6 +154,23 @@ class SecretFinder {
     if (/[%\\&]/.test(run)) return true;
     for (let i = 0; i + ANCHOR <= run.length; i++) if (this.anchors.has(anchorAt(run, i))) return true;
     return false;
+  }
+}
+
+/** A text found only as written, wherever it stands (Redactor.addLiteral). */
+class LiteralFinder {
+  readonly forms = 1;
+
+  constructor(private readonly text: string, private readonly placeholder: string) {}
+
+  redact(text: string): string {
+    return text.replaceAll(this.text, this.placeholder);
+  }
+
+  ranges(text: string): Array<[number, number]> {
+    const ranges: Array<[number, number]> = [];
+    for (let at = text.indexOf(this.text); at !== -1; at = text.indexOf(this.text, at + this.text.length)) ranges.push([at, at + this.text.length]);
+    return ranges;
   }
 }
 
@@ -242,9 +273,9 @@ const LONGEST_CHARACTER_FORM = 48;
  * it, taken at each of NESTED_LEVELS levels of JSON escaping, an escape or a literal as it was: the match took
  * every backslash before it, so what it began with is whole, and this keeps whole what comes after it.
  */
-function replacement(match: string): string {
+function replacement(match: string, placeholder: string): string {
   const trailing = match.length - match.replace(/\\+$/, '').length;
-  return KEY_PLACEHOLDER + '\\'.repeat(trailing % 2 ** NESTED_LEVELS);
+  return placeholder + '\\'.repeat(trailing % 2 ** NESTED_LEVELS);
 }
 
 /**

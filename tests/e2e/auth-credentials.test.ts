@@ -80,4 +80,13 @@ describe('the curl line of other requests', () => {
     expect(args).toContain('--data-binary\n@-\n');
     expect(args).toContain(`stdin ${1000 + '{"name":"a b"}'.length} bytes`);
   });
+
+  it('sends each --header by its variable, and presents the client certificate from the variables of --cert and --cert-key', () => {
+    const request: RecordedRequest = { method: 'GET', url: 'https://127.0.0.1:1/v1/pets', auth: 'key', headers: { accept: 'application/json', 'x-gateway-token': '$PETSTORE_HEADER_X_GATEWAY_TOKEN' }, clientCertificate: true };
+    const script = `curl() { printf '%s\\n' "$@"; }; ${curlFor(request)}`;
+    const env = { PATH: process.env.PATH, PETSTORE_HEADER_X_GATEWAY_TOKEN: 'gw-token-4411', PETSTORE_CERT: '/ci/client.pem', PETSTORE_CERT_KEY: '/ci/client-key.pem' };
+    const args = execFileSync('bash', ['-c', script], { env, encoding: 'utf8' });
+    expect(args).toContain('x-gateway-token: gw-token-4411\n');
+    expect(args).toContain('--cert\n/ci/client.pem\n--key\n/ci/client-key.pem\n');
+  });
 });

@@ -37,9 +37,13 @@ export async function startHttpServer(handler: Handler): Promise<LoopbackServer>
   return listen(server, 'http', requests);
 }
 
-/** A TLS front for a plain server on `upstreamPort`, so that any HTTP target can be reached over https. */
-export async function startTlsFront(certificate: Certificate, upstreamPort: number): Promise<LoopbackServer> {
-  const server = createTlsServer({ cert: certificate.cert, key: certificate.key }, (secure) => {
+/**
+ * A TLS front for a plain server on `upstreamPort`, so that any HTTP target can be reached over https. With
+ * `clientCa`, it is a gateway that wants a client certificate (mTLS): one that CA signed, or no handshake.
+ */
+export async function startTlsFront(certificate: Certificate, upstreamPort: number, options: { clientCa?: string } = {}): Promise<LoopbackServer> {
+  const mutual = options.clientCa ? { requestCert: true, rejectUnauthorized: true, ca: options.clientCa } : {};
+  const server = createTlsServer({ cert: certificate.cert, key: certificate.key, ...mutual }, (secure) => {
     const upstream = connect(upstreamPort, '127.0.0.1');
     secure.pipe(upstream).pipe(secure);
     // A client that rejects the certificate hangs up mid-handshake; that is the point of some tests.

@@ -4,6 +4,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseArguments } from '../../cli/options.js';
+import { resolveRunOptions } from '../../cli/resolve-options.js';
 import { scratchDir } from '../support/scratch.js';
 
 function parsed(argv: string[], env: NodeJS.ProcessEnv) {
@@ -59,5 +60,45 @@ describe('options from the environment and a config file', () => {
     parseArguments(['--print-config'], '0.0.0', (text) => (printed += text), { PETSTORE_BASE_URL: 'https://ops:pw-7c1e9@staging.example.com/v1' });
     expect(printed).toContain('base-url: https://…@staging.example.com/v1  (env; PETSTORE_BASE_URL)');
     expect(printed).not.toContain('pw-7c1e9');
+  });
+});
+
+describe('--header from the flag, the environment and the file', () => {
+  const resolved = (argv: string[], env: NodeJS.ProcessEnv) => resolveRunOptions(parsed(argv, env), {});
+
+  it('takes the flags over PETSTORE_HEADER, one header a line, and that over the file\'s list or mapping', () => {
+    const list = configFile('header: ["X-Tenant: from-file-list", "X-Gateway-Token: ${GATEWAY_TOKEN}"]\n');
+    const mapping = configFile('header:\n  X-Tenant: from-file-map\n');
+    const env = { PETSTORE_HEADER: 'X-Tenant: from-env\r\nX-Gateway-Token: env-token-81f2\n', GATEWAY_TOKEN: 'file-token-07c3' };
+    expect(resolved(['--config', list, '--header', 'X-Tenant: from-flag', '--header', 'X-Trace: a, b'], env).headers).toEqual({ 'X-Tenant': 'from-flag', 'X-Trace': 'a, b' });
+    expect(resolved(['--config', list], env).headers).toEqual({ 'X-Tenant': 'from-env', 'X-Gateway-Token': 'env-token-81f2' });
+    expect(resolved(['--config', list], { GATEWAY_TOKEN: 'file-token-07c3' }).headers).toEqual({ 'X-Tenant': 'from-file-list', 'X-Gateway-Token': 'file-token-07c3' });
+    expect(resolved(['--config', mapping], {}).headers).toEqual({ 'X-Tenant': 'from-file-map' });
+    expect(resolved([], {}).headers).toBeUndefined();
+  });
+
+  it('prints the headers by name, never their values', () => {
+    let printed = '';
+    parseArguments(['--print-config', '--header', 'X-Gateway-Token: flag-token-5a1e'], '0.0.0', (text) => (printed += text), {});
+    expect(printed).toContain('header: X-Gateway-Token (values not shown)  (flag; PETSTORE_HEADER)');
+    expect(printed).not.toContain('flag-token-5a1e');
+  });
+
+  it('refuses a value with a line break or a NUL, and a header the suite sets itself, naming the header but not the value', () => {
+    expect(() => resolved([], { PETSTORE_HEADER: 'X-Tenant: one\rX-Other: two' })).toThrow('--header X-Tenant: its value holds a line break (CR or LF)');
+    expect(() => resolved(['--header', 'Content-Type: text/plain'], {})).toThrow('--header Content-Type is refused: the suite sets that header itself');
+    expect(() => resolved(['--header', 'Accept: */*'], {})).toThrow('--header Accept is refused');
+    expect(() => resolved(['--header', 'X-Tenant: tenant-a1', '--header', 'x-tenant: tenant-b2'], {})).toThrow('--header gives x-tenant twice');
+    expect(() => resolveRunOptions({ headers: { 'X-Tenant': 'nul\u0000inside' } }, {}, 'api')).toThrow('headers X-Tenant: its value holds a NUL character');
+  });
+});
+
+describe('the programmatic API\'s headers, cert and certKey', () => {
+  it('takes headers as a record or as "Name: value" strings, and refuses in its own option names', () => {
+    expect(resolveRunOptions({ headers: { 'X-Tenant': 'acme-eu-1' } }, {}, 'api').headers).toEqual({ 'X-Tenant': 'acme-eu-1' });
+    expect(resolveRunOptions({ headers: ['X-Tenant: acme-eu-1'] }, {}, 'api').headers).toEqual({ 'X-Tenant': 'acme-eu-1' });
+    expect(() => resolveRunOptions({ headers: { Authorization: 'Bearer x' } }, {}, 'api')).toThrow(/^headers Authorization is refused/);
+    expect(() => resolveRunOptions({ headers: 'X-Tenant: a' }, {}, 'api')).toThrow('headers takes a record of header names to values');
+    expect(() => resolveRunOptions({ baseUrl: 'https://staging.example.com/v1', apiKey: 'api-key-9c2e41', cert: 'client.pem' }, {}, 'api')).toThrow('cert and certKey go together');
   });
 });
