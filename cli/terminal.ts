@@ -97,8 +97,8 @@ function headLines(report: Report, width = Infinity): string[] {
     lines.push(`  ${level.padEnd(6)}${columns.map((outcome) => `  ${String(report.counts[level][outcome] ?? 0).padStart(Math.max(6, outcome.length))}`).join('')}`);
   }
   lines.push('');
-  // The fuzzing seed replays the run's generated requests exactly (--seed): said whenever a fuzzing rule was judged.
-  const fuzzed = report.options.seed !== undefined && report.rules.some((rule) => rule.area === 'fuzzing' && rule.status !== 'skipped');
+  // The fuzzing seed replays the run's generated requests exactly (--seed): said whenever a fuzzing rule sent any.
+  const fuzzed = report.options.seed !== undefined && report.rules.some((rule) => rule.area === 'fuzzing' && rule.requests > 0);
   lines.push(`  ${requestsText(report)}, ${createdText(report)}, ${(report.durationMs / 1000).toFixed(1)} s${waitsText(report)}${fuzzed ? `, fuzzing seed ${String(report.options.seed)}` : ''}`);
   if (report.created.reused) lines.push(cut(`  the target gave ${report.created.reused.length === 1 ? 'one ID' : `${report.created.reused.length} IDs`} to more than one created pet: ${report.created.reused.slice(0, 5).join(', ')}${report.created.reused.length > 5 ? ', …' : ''}`, width));
   return lines;
