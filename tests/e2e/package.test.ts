@@ -32,6 +32,8 @@ interface Exec {
 let work: string;
 let consumer: string;
 let packedFiles: string[];
+/** What npm said while installing the tarball: npm 11 warns there of any script a package runs on install. */
+let installOutput: string;
 
 // Nothing of the checkout or of `npm test` may leak in: no npm_* variables, no node_modules/.bin on PATH.
 function cleanEnv(extra: Record<string, string> = {}): Record<string, string> {
@@ -100,6 +102,7 @@ beforeAll(async () => {
   if (strays.length > 0) throw new Error(`the install would not stand alone; found above it: ${strays.join(', ')}`);
   const install = await exec('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', join(work, packed!.filename)], { cwd: consumer, timeoutMs: INSTALL_TIMEOUT_MS });
   if (install.code !== 0) throw new Error(`npm install of the tarball failed:\n${install.stderr}`);
+  installOutput = `${install.stdout}\n${install.stderr}`;
 }, INSTALL_TIMEOUT_MS * 2);
 
 afterAll(() => {
@@ -116,6 +119,12 @@ describe('the packed package', () => {
     expect(packedFiles).toContain('dist/helpers/spec/prepared.json');
     const unexpected = packedFiles.filter((path) => !/^(package\.json|README\.md|LICENSE|docs\/[a-z-]+\.md|spec\/[^/]+\.yaml|spec\/(petstore-interface-spec|test-design)\.md|dist\/(?!tests\/).+\.(js|d\.ts)|dist\/helpers\/spec\/prepared\.json)$/.test(path));
     expect(unexpected).toEqual([]);
+  });
+
+  it('runs no script on install: the installed package.json has none, and npm warns of none', () => {
+    const installed = JSON.parse(readFileSync(join(consumer, 'node_modules', 'petstore-conformance', 'package.json'), 'utf8')) as { scripts?: Record<string, string> };
+    expect(Object.keys(installed.scripts ?? {}).filter((name) => ['preinstall', 'install', 'postinstall', 'prepare'].includes(name))).toEqual([]);
+    expect(installOutput).not.toMatch(/install script|lifecycle script|prepare/i);
   });
 
   it('installs no test runner: the engine is the package\'s own, and vitest only hosts the suites in the source repository', () => {
