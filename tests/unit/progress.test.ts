@@ -1,7 +1,7 @@
 // What the run tells reaches the person as it happens: a rate-limit wait is announced as it
 // starts and totalled; a long phase rewrites one status line on a terminal, or prints every few seconds in a log.
 import { describe, expect, it } from 'vitest';
-import { LogRouter, summaryText } from '../../cli/terminal.js';
+import { LogRouter, statusLine, summaryText } from '../../cli/terminal.js';
 import { sampleReport } from '../support/sample-report.js';
 
 function router(status?: (line: string | undefined) => void) {
@@ -43,5 +43,20 @@ describe('a long phase', () => {
     log.endPhase();
     expect(status).toEqual(['  … RATE-07 429 probe: 10 requests sent (at most 1100)', '  … RATE-07 429 probe: 20 requests sent (at most 1100)', undefined]);
     expect(printed).toEqual([]);
+  });
+});
+
+describe('where the run stands (the compact terminal)', () => {
+  it('is the status line on a terminal, cleared before any printed line, and nothing in a log', () => {
+    const status: Array<string | undefined> = [];
+    const onTerminal = router((line) => status.push(line));
+    onTerminal.log.standing(statusLine(3, 103, 1, 'LIST-03'));
+    onTerminal.log.line('waiting 2.0 s for the rate limit (API key): answered 429, Retry-After: 2; until 12:00:44Z');
+    expect(status).toEqual(['  … 3 of 103 rules judged, 1 failing (LIST-03)', undefined]);
+    expect(onTerminal.printed).toEqual(['  … waiting 2.0 s for the rate limit (API key): answered 429, Retry-After: 2; until 12:00:44Z']);
+
+    const inALog = router();
+    inALog.log.standing(statusLine(3, 103, 0, 'LIST-03'));
+    expect(inALog.printed).toEqual([]);
   });
 });
