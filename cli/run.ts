@@ -21,7 +21,7 @@ import type { RunEvents } from '../helpers/engine/events.js';
 import { planLine, quotaLine, readOnlyPlan, type ReadOnlyPlan } from './read-only-plan.js';
 import { Heartbeat } from './heartbeat.js';
 import { RunContext } from '../helpers/run-context.js';
-import type { Diagnosis } from '../helpers/http/diagnosis.js';
+import { diagnoseRefusedKeyOverRun, type Diagnosis } from '../helpers/http/diagnosis.js';
 import { SUITES } from '../suites/index.js';
 import { RunRecord } from './run-record.js';
 import { TOOL } from './tool.js';
@@ -132,7 +132,9 @@ export async function certify(options: RunOptions): Promise<RunResult> {
     log.endPhase();
     showResult.end();
     const { exchanges } = record;
-    const diagnosis = diagnosisWithEvidence(record.diagnosis, exchanges);
+    // A run too short for the client's early reading is read whole for a refused key once it ends (not when cancelled).
+    const refused = record.diagnosis || options.signal?.aborted ? undefined : diagnoseRefusedKeyOverRun(exchanges, baseUrl);
+    const diagnosis = diagnosisWithEvidence(record.diagnosis ?? refused, exchanges);
     const suiteErrors: string[] = [];
     const judged = ruleResults(activeRules(), record.results, suiteErrors, deselected);
     const rules = diagnosis ? withoutUnjudged(judged, diagnosis) : judged;

@@ -86,7 +86,7 @@ function headLines(report: Report, width = Infinity): string[] {
     lines.push(`  ${outOfReach.length === 1 ? 'one MUST rule' : `${outOfReach.length} MUST rules`} no run could judge on this target (N/A: ${outOfReach.join(', ')}); the reports say what the target showed, and what target would judge ${outOfReach.length === 1 ? 'it' : 'them'}.`);
   }
   if (report.diagnosis) {
-    lines.push('', `  The run stopped at its first answers: ${report.diagnosis.problem}.`, `  What to change: ${report.diagnosis.hint}`);
+    lines.push('', `  The target cannot be judged: ${report.diagnosis.problem}.`, `  What to change: ${report.diagnosis.hint}`);
     if (report.diagnosis.exchange) lines.push(`  reproduce: ${report.diagnosis.exchange.curl}`);
   }
   lines.push('');

@@ -91,7 +91,7 @@ export function verdictReason(report: Report): string {
     return `Every MUST rule${strict ? ' and every SHOULD rule' : ''} checked holds (${rules(count('MUST', 'passed'))} passed${beside}).`;
   }
   if (report.verdict === 'not-judged') {
-    return `The run stopped at its first answers: ${report.diagnosis?.problem ?? 'the target cannot be judged'}.`;
+    return `The target cannot be judged: ${report.diagnosis?.problem ?? 'its answers show a wrong base URL or key'}.`;
   }
   if (report.cancelled) {
     const failed = count('MUST', 'failed');

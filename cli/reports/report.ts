@@ -120,7 +120,7 @@ export function distinctCreated(ids: readonly string[]): Report['created'] {
  * refused key, and says nothing of the server. Every rule is reported skipped with the one cause.
  */
 export function withoutUnjudged(rules: readonly RuleResult[], diagnosis: NonNullable<Report['diagnosis']>): RuleResult[] {
-  return rules.map((rule) => ({ ...rule, status: 'skipped', message: `not judged: the run stopped at its first answers (${diagnosis.problem})`, observations: [], evidence: [] }));
+  return rules.map((rule) => ({ ...rule, status: 'skipped', message: `not judged: the target cannot be judged (${diagnosis.problem})`, observations: [], evidence: [] }));
 }
 
 /** What every report says when the suite broke: whose bug it is, and what to send. */

@@ -20,7 +20,7 @@ const HEADLINE: Record<Report['verdict'], string> = {
   certified: '✅ Certified',
   'not-certified': '❌ Not certified',
   incomplete: '⚠️ Incomplete: MUST rules were skipped',
-  'not-judged': '⛔ Not judged: the target\'s first answers show a wrong base URL or key',
+  'not-judged': '⛔ Not judged: the target\'s answers show a wrong base URL or key',
 };
 
 /** A short Markdown summary for $GITHUB_STEP_SUMMARY or a pull-request comment. */
@@ -39,7 +39,7 @@ export function toSummaryMarkdown(report: Report): string {
   ].join(' · '));
   lines.push('');
   if (report.diagnosis) {
-    lines.push(`**The run stopped at its first answers:** ${text(report.diagnosis.problem)}.`, '', `**What to change:** ${text(report.diagnosis.hint)}`, '');
+    lines.push(`**The target cannot be judged:** ${text(report.diagnosis.problem)}.`, '', `**What to change:** ${text(report.diagnosis.hint)}`, '');
   }
   if (report.created.reused) lines.push(`The target gave one ID to more than one created pet: ${report.created.reused.slice(0, 5).map(code).join(', ')}.`, '');
   lines.push(...countsTable(report));

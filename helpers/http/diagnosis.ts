@@ -53,18 +53,31 @@ export function diagnoseEarlyAnswers(exchanges: readonly Exchange[], baseUrl: st
       return { problem: `${seen}, redirecting to a login page (${location}): a sign-in proxy stands in front of this address`, hint: baseUrlHint(baseUrl), seq: exchange.seq, cause: 'address' };
     }
   }
-  // GET /pets among them: one operation refusing a good key (a defect of that operation) is judged by its rule.
-  const withTheKey = early.filter((exchange) => withKey(exchange) && exchange.response!.status !== 429);
+  return refusedKey(early, baseUrl, REFUSED_KEY_ANSWERS);
+}
+
+/**
+ * After a run too short for the early reading (`--only LIST-01` sends one request with the key): every request of
+ * the whole run with the key answered 401, GET /pets among them, says the key is refused, not that the rules failed.
+ */
+export function diagnoseRefusedKeyOverRun(exchanges: readonly Exchange[], baseUrl: string): Diagnosis | undefined {
+  return refusedKey(exchanges.filter((exchange) => exchange.response), baseUrl, 1);
+}
+
+/**
+ * At least `fewest` answers to requests with the key, 429s aside, every one 401, GET /pets among them: one
+ * operation refusing a good key (a defect of that operation, `--only store` behind a gateway) is judged by its rule.
+ */
+function refusedKey(answered: readonly Exchange[], baseUrl: string, fewest: number): Diagnosis | undefined {
+  const withTheKey = answered.filter((exchange) => withKey(exchange) && exchange.response!.status !== 429);
   const listed = withTheKey.some((exchange) => exchange.request.method === 'GET' && pathOf(exchange, baseUrl) === '/pets');
-  if (listed && withTheKey.length >= REFUSED_KEY_ANSWERS && withTheKey.every((exchange) => exchange.response!.status === 401)) {
-    return {
-      problem: `${EVERY_KEY_REFUSED} (${withTheKey.length} of ${withTheKey.length})`,
-      hint: 'is the key right, or is it for another environment? Set PETSTORE_API_KEY to a key of this server (and check --base-url names the environment the key is for)',
-      seq: withTheKey.at(-1)!.seq,
-      cause: 'key',
-    };
-  }
-  return undefined;
+  if (!listed || withTheKey.length < fewest || !withTheKey.every((exchange) => exchange.response!.status === 401)) return undefined;
+  return {
+    problem: `${EVERY_KEY_REFUSED} (${withTheKey.length} of ${withTheKey.length})`,
+    hint: 'is the key right, or is it for another environment? Set PETSTORE_API_KEY to a key of this server (and check --base-url names the environment the key is for)',
+    seq: withTheKey.at(-1)!.seq,
+    cause: 'key',
+  };
 }
 
 /** The path below the base URL: "/pets" for …/v1/pets?limit=1. */

@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { diagnoseEarlyAnswers, hintAfterLooking, otherBaseUrl } from '../../helpers/http/diagnosis.js';
+import { diagnoseEarlyAnswers, diagnoseRefusedKeyOverRun, hintAfterLooking, otherBaseUrl } from '../../helpers/http/diagnosis.js';
 import type { AuthMode, Exchange } from '../../helpers/http/exchange.js';
 import { startReferenceServer } from '../../server/reference-server.js';
 import { runCli } from '../support/cli.js';
@@ -86,6 +86,29 @@ describe('the first answers', () => {
   it('are read only at the start of a run: a 404 later on is what a check provoked', () => {
     expect(diagnoseEarlyAnswers([answered(9, '/pets', 404)], BASE)).toBeUndefined();
   });
+});
+
+describe('the whole run, read for a refused key once it ends', () => {
+  it('asks about the key when the run sent fewer than three requests with it, every one answered 401, GET /pets among them', () => {
+    expect(diagnoseRefusedKeyOverRun([answered(1, '/pets', 401)], BASE)).toMatchObject({ cause: 'key', problem: 'every request with the key was answered 401 (1 of 1)', seq: 1 });
+    // One operation refusing the key, GET /pets not asked: that operation's rule judges it (a gateway before the orders).
+    expect(diagnoseRefusedKeyOverRun([answered(1, '/store/orders', 401)], BASE)).toBeUndefined();
+    expect(diagnoseRefusedKeyOverRun([answered(1, '/pets', 401), answered(2, '/pets/1', 200)], BASE)).toBeUndefined();
+    expect(diagnoseRefusedKeyOverRun([answered(1, '/pets', 401, { auth: 'none' })], BASE)).toBeUndefined();
+  });
+
+  it('ends a one-rule run with a key of another environment as not judged, exit 3, not as a failure of the rule', async () => {
+    const server = await startReferenceServer({ apiKeys: ['diagnosis-key-5c1e0b7a'] });
+    try {
+      const run = await withChildSlot(() => runCli(['--base-url', server.url, '--only', 'LIST-01'], { env: { PETSTORE_API_KEY: 'a-key-of-another-environment' } }));
+      expect(run.code, run.stdout).toBe(3);
+      expect(run.report).toMatchObject({ verdict: 'not-judged', diagnosis: { cause: 'key', problem: 'every request with the key was answered 401 (1 of 1)' } });
+      expect(run.stdout).not.toMatch(/^ {2}(FAIL|ERR )/m);
+      expect(run.stdout).toContain('The target cannot be judged: every request with the key was answered 401 (1 of 1).');
+    } finally {
+      await server.close();
+    }
+  }, 180_000);
 });
 
 describe('a correct server addressed without /v1', () => {
