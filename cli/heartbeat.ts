@@ -31,6 +31,8 @@ export class Heartbeat {
   /** The tally at the last heartbeat: what waited since is what the next one reports. */
   private waitsSaid: WaitTally | undefined;
   private progress: string | undefined;
+  /** A rate-limit wait announced as it began (a notice), and when it ends: the tally hears of it only once it has. */
+  private announcedWait: { until: number } | undefined;
   private timer: ReturnType<typeof setInterval> | undefined;
 
   constructor(private readonly print: (line: string) => void, private readonly now: () => number = Date.now) {
@@ -79,6 +81,11 @@ export class Heartbeat {
       case 'waits':
         this.waits = event.tally;
         break;
+      case 'notice': {
+        const wait = ANNOUNCED_WAIT.exec(event.text);
+        if (wait) this.announcedWait = { until: this.now() + Number(wait[1]) * 1000 };
+        break;
+      }
       case 'progress':
         this.progress = `${event.rule ? `${event.rule} ` : ''}${event.phase}: ${event.done} ${event.unit}`;
         break;
@@ -107,11 +114,13 @@ export class Heartbeat {
     if (this.progress) parts.push(`last step: ${this.progress}`);
     const waited = this.waitedSince();
     if (waited) parts.push(waited);
+    const waiting = this.announcedWait && this.announcedWait.until > now ? this.announcedWait.until - now : undefined;
+    if (waiting !== undefined) parts.push(`waiting for the rate limit, ${seconds(waiting)} to go`);
     const flying = [...this.inFlight.values()].flat().sort((a, b) => a.sentAt - b.sentAt);
     if (flying.length > 0) {
       const oldest = flying[0]!;
       parts.push(`waiting for ${flying.length === 1 ? 'the answer' : `${flying.length} answers`} from the target, the oldest to ${oldest.what}${oldest.rule ? ` (${oldest.rule})` : ''} sent ${seconds(now - oldest.sentAt)} ago`);
-    } else if (!waited && checks.length > 0) {
+    } else if (!waited && waiting === undefined && checks.length > 0) {
       parts.push(this.lastAnswerAt === undefined ? 'no request in flight' : `no request in flight; the last answer came ${seconds(now - this.lastAnswerAt)} ago`);
     }
     const doing = parts.length > 0 ? parts.join('; ') : 'between checks';
@@ -129,6 +138,9 @@ export class Heartbeat {
     return `held back by the rate limit ${(totalMs / 1000).toFixed(1)} s in ${count} ${count === 1 ? 'wait' : 'waits'} since the last line${main ? ` (${main.reason})` : ''}`;
   }
 }
+
+/** The notice of a rate-limit wait as it begins (helpers/http/pacing.ts): "waiting 52.0 s for the rate limit (API key): …". */
+const ANNOUNCED_WAIT = /^waiting (\d+(?:\.\d+)?) s for the rate limit\b/;
 
 /** "/v1/pets?limit=1" of a URL: a log line needs no scheme and host. */
 function pathOf(url: string): string {

@@ -58,3 +58,15 @@ describe('the heartbeat of a run without a terminal', () => {
     expect(lines).toEqual(['  … 12 s in, 1 answer so far: running CREATE-14 (12 s); no request in flight; the last answer came 10 s ago']);
   });
 });
+
+describe('the heartbeat during a rate-limit wait announced as it began', () => {
+  it('says the run waits for the rate limit and how long is left, not that nothing is in flight', () => {
+    const { heartbeat, lines, at } = clocked();
+    heartbeat.hear({ kind: 'check-started', rule: 'LIST-01' });
+    heartbeat.hear({ kind: 'notice', text: 'waiting 52.0 s for the rate limit (API key): answered 429, Retry-After: 52; until 12:00:52Z' });
+    at(HEARTBEAT_EVERY_MS);
+    expect(lines).toEqual(['  … 10 s in, 0 answers so far: running LIST-01 (10 s); waiting for the rate limit, 42 s to go']);
+    at(60_000);
+    expect(lines.at(-1)).toBe('  … 60 s in, 0 answers so far: running LIST-01 (60 s); no request in flight');
+  });
+});
