@@ -11,7 +11,9 @@ export function wantsColour(stream: { isTTY?: boolean; hasColors?: (env?: NodeJS
   const force = env.FORCE_COLOR;
   if (force !== undefined && force !== '') return !['0', 'false'].includes(force.toLowerCase());
   if (env.NO_COLOR) return false;
-  return stream.isTTY === true && (stream.hasColors?.(env) ?? false);
+  // An empty NO_COLOR asks for nothing (no-color.org), but Node's own reading takes any NO_COLOR as no colour.
+  const { NO_COLOR: _empty, ...rest } = env;
+  return stream.isTTY === true && (stream.hasColors?.(rest) ?? false);
 }
 
 type Style = keyof typeof inspect.colors;

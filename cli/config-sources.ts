@@ -16,6 +16,9 @@ function parseYaml(text: string, options: { maxAliasCount: number }): unknown {
 
 export type ValueSource = 'flag' | 'env' | 'file' | 'default';
 
+/** Where each option's value came from, by attribute name, and the config file read, if one was. */
+export type ConfigSources = Map<string, ValueSource> & { file?: string };
+
 /** The file read when --config names none and it is in the working directory. */
 export const DEFAULT_CONFIG_FILE = 'petstore-conformance.config.yaml';
 
@@ -48,9 +51,9 @@ function configurable(program: Command): Option[] {
  * Fills each option the command line left at its default from the environment, else from the config file, each
  * value through the flag's own parser; returns where every configurable option's value came from.
  */
-export function applyConfigSources(program: Command, env: NodeJS.ProcessEnv, cwd = process.cwd()): Map<string, ValueSource> {
-  const sources = new Map<string, ValueSource>();
+export function applyConfigSources(program: Command, env: NodeJS.ProcessEnv, cwd = process.cwd()): ConfigSources {
   const file = configFile(program, env, cwd);
+  const sources: ConfigSources = Object.assign(new Map<string, ValueSource>(), file === undefined ? {} : { file });
   const fromFile = file === undefined ? new Map<string, unknown>() : readConfigFile(file, configurable(program), env);
   for (const option of configurable(program)) {
     const name = option.attributeName();
@@ -160,16 +163,33 @@ function headerNames(lines: readonly string[]): string {
   return `${lines.map((line) => (line.indexOf(':') > 0 ? line.slice(0, line.indexOf(':')).trim() : '(a line that is not Name: value)')).join(', ')} (values not shown)`;
 }
 
-/** What --print-config prints: each option, its value and where it came from; a secret only as set or not, a URL without its credentials. */
-export function describeConfig(program: Command, sources: ReadonlyMap<string, ValueSource>): string {
+/**
+ * What --print-config prints: the config file read, then each option, its value and where it came from (the
+ * variable named, for one from the environment); a secret only as set or not, a URL without its credentials.
+ */
+export function describeConfig(program: Command, sources: ConfigSources): string {
   const values = program.opts();
+  const head = [
+    `# config file: ${sources.file ?? `none (no --config, no PETSTORE_CONFIG, no ${DEFAULT_CONFIG_FILE} here)`}`,
+    '# each option: its value (where it came from); each can come from its flag, PETSTORE_<OPTION> or the file',
+  ];
   const lines = configurable(program).map((option) => {
     const name = option.attributeName();
     const value = values[name];
-    const shown = SECRET_OPTIONS.has(name) ? (value !== undefined || sources.get(name) === 'env' ? '(set; not shown)' : '(none)')
+    const source = sources.get(name) ?? 'default';
+    const shown = SECRET_OPTIONS.has(name) ? (value !== undefined || source === 'env' ? '(set; not shown)' : '(none)')
       : ONE_PER_LINE.has(name) ? headerNames(value as string[])
-        : shownValue(value);
-    return `${option.long!.slice(2)}: ${shown}  (${sources.get(name) ?? 'default'}; ${envNameOf(option)})`;
+        : source === 'default' && DEFAULT_SHOWN[name] ? DEFAULT_SHOWN[name](values)
+          : shownValue(value);
+    const from = source === 'env' ? `env ${envNameOf(option)}` : source;
+    return `${option.long!.slice(2)}: ${shown}  (${from})`;
   });
-  return `${lines.join('\n')}\n`;
+  return `${[...head, ...lines].join('\n')}\n`;
 }
+
+/** Defaults that the resolver decides, shown as it will: no --reporter writes every report; --read-only has no 429 probe. */
+const DEFAULT_SHOWN: Record<string, (values: Record<string, unknown>) => string> = {
+  reporter: () => 'all',
+  only: () => 'every rule',
+  rateLimitBudget: (values) => (values.readOnly ? '0 (the --read-only default)' : String(values.rateLimitBudget)),
+};

@@ -1,4 +1,4 @@
-import { Command } from 'commander';
+import { Command, Option } from 'commander';
 import { AREA_ORDER } from '../helpers/spec/facts.js';
 import { applyConfigSources, DEFAULT_CONFIG_FILE, describeConfig } from './config-sources.js';
 import { REPORTER_NAMES } from './reports/names.js';
@@ -34,8 +34,9 @@ export function buildProgram(version: string): Command {
     .option('--base-url <url>', 'base URL of the server to certify, ending in /v1 (default: start the bundled reference server)')
     .option('--api-key <key>', 'API key sent as "Authorization: Bearer <key>"; prefer the PETSTORE_API_KEY variable, which stays out of shell history')
     .option('--report-dir <dir>', 'where reports are written', defaults.reportDir)
-    .option('--only <ids>', 'run only these areas or rule IDs (comma-separated, repeatable)', list, [])
-    .option('--skip <ids>', 'skip these areas or rule IDs (comma-separated, repeatable)', list, [])
+    // Shown as what they mean, not as the empty list they start from ("default: []").
+    .addOption(new Option('--only <ids>', 'run only these areas or rule IDs (comma-separated, repeatable)').argParser(list).default([], 'every rule'))
+    .addOption(new Option('--skip <ids>', 'skip these areas or rule IDs (comma-separated, repeatable)').argParser(list).default([], 'none'))
     .option('--read-only', 'send only reads (GET, HEAD, OPTIONS), and no 429 probe unless --rate-limit-budget is given; rules that need writes are reported skipped', false)
     .option('--strict', 'SHOULD failures fail the run too', false)
     .option('--require-complete', 'a run that leaves MUST rules unjudged (verdict incomplete: --only, a budget, a skip) fails with exit 6', false)
@@ -111,13 +112,14 @@ export function parseArguments(argv: string[], version: string, write: (text: st
     throw new UsageError(`${oneLine(commanderError.message ?? String(error))} (see --help)`);
   }
   const sources = applyConfigSources(program, env);
+  // Before --print-config too: it shows what a run would take, and a run refuses this.
+  if (program.opts().verbose && program.opts().quiet) throw new UsageError(`--verbose and --quiet ask for opposite things: give one (${describeSource('verbose', sources)}, ${describeSource('quiet', sources)})`);
   if (program.opts().printConfig) {
     write(describeConfig(program, sources));
     return { action: 'exit', code: 0 };
   }
   const o = program.opts();
   if (o.list) return { action: 'list', json: Boolean(o.json) };
-  if (o.verbose && o.quiet) throw new UsageError(`--verbose and --quiet ask for opposite things: give one (${describeSource('verbose', sources)}, ${describeSource('quiet', sources)})`);
   return {
     action: 'run',
     json: Boolean(o.json),

@@ -1,6 +1,6 @@
 import type { CheckResult } from '../helpers/engine/events.js';
 import { createdText, requestsText, SUITE_BUG_NOTICE, waitsText, type Report, type RuleResult } from './reports/report.js';
-import { getRule } from '../helpers/spec/catalog.js';
+import { activeRules, deselectionReason, getRule } from '../helpers/spec/catalog.js';
 import type { Counterexample, Evidence } from '../helpers/judge/outcome.js';
 import { causesOf, countedOutcomes, isFailing, isProblem, outcomeMark, sharedCauses, suiteBroke } from '../helpers/judge/outcome-meaning.js';
 import { EXIT } from './policy/verdict.js';
@@ -62,6 +62,12 @@ export function compactSummaryText(report: Report, width: number): string {
   const known = knownFailures(report);
   const problems = report.rules.filter((rule) => isProblem(rule.status));
   const fresh = problems.filter((rule) => !known.has(rule.id));
+  lines.push(...skippedLines(report, width));
+  // Several rules broken by one cause are fixed once: said before the rules, a line each, as report.html does.
+  const shared = sharedCauses(report.rules.filter((rule) => !known.has(rule.id)));
+  if (shared.length > 0) lines.push('', 'One cause, several rules (fix it once):');
+  for (const cause of shared.slice(0, SHARED_CAUSES_SHOWN)) lines.push(cut(`  ${cause.rules.length} rules: ${oneLine(cause.statement)}`, width), cut(`     ${cause.rules.join(', ')}`, width));
+  if (shared.length > SHARED_CAUSES_SHOWN) lines.push(`  … ${shared.length - SHARED_CAUSES_SHOWN} more in report.html`);
   if (fresh.length > 0) {
     const what = fresh.length === 1 ? 'One rule did not hold' : `${fresh.length} rules did not hold`;
     lines.push('', `${what}${report.baseline ? ' (new: not in the baseline)' : ''}; report.html has the evidence and a curl line for each:`);
@@ -69,9 +75,34 @@ export function compactSummaryText(report: Report, width: number): string {
   }
   if (known.size > 0) lines.push('', cut(`  ${KNOWN_MARK} ${known.size === 1 ? 'one failing rule' : `${known.size} failing rules`} listed in ${report.baseline!.file}: ${[...known].join(', ')}`, width));
   const baseline = report.baseline;
+  // A red NOT CERTIFIED over exit 0 reads as a failed gate: say that the baseline is what lets it pass.
+  if (known.size > 0 && fresh.length === 0 && report.exitCode === 0) lines.push(`  every failing rule is in ${baseline!.file}: the run passes (exit 0)`);
   if (baseline && baseline.nowPassing.length > 0) lines.push(cut(`  NOW PASSING, remove from ${baseline.file}: ${baseline.nowPassing.join(', ')} (exit ${report.exitCode} until they are removed)`, width));
   lines.push(...suiteErrorLines(report));
   return lines.join('\n');
+}
+
+/** How many shared causes the compact summary names; report.html has them all. */
+const SHARED_CAUSES_SHOWN = 3;
+/** How many skipped rules the compact summary gives a line of their own, with the reason; more are named in one line. */
+const SKIPPED_SHOWN = 3;
+
+/**
+ * The MUST and SHOULD rules the run meant to judge and could not, with why (a run of a certified server that
+ * skipped one says which, and what would judge it); the rules --only or --skip left out are only counted.
+ */
+function skippedLines(report: Report, width: number): string[] {
+  const catalog = new Map(activeRules().map((rule) => [rule.id, rule]));
+  const selection = { only: stringsOf(report.options.only), skip: stringsOf(report.options.skip) };
+  const skipped = report.rules.filter((rule) => rule.status === 'skipped' && rule.level !== 'INFO')
+    .filter((rule) => !catalog.has(rule.id) || deselectionReason(catalog.get(rule.id)!, selection) === undefined);
+  if (skipped.length === 0 || report.diagnosis) return [];
+  if (skipped.length > SKIPPED_SHOWN) return ['', cut(`  SKIP ${skipped.length} rules not judged, each with its reason in report.html: ${skipped.map((rule) => rule.id).join(', ')}`, width)];
+  return ['', ...skipped.map((rule) => cut(`  SKIP ${rule.id.padEnd(9)} ${oneLine(rule.message ?? 'not judged')}`, width))];
+}
+
+function stringsOf(value: unknown): string[] {
+  return Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : [];
 }
 
 /** The lines both summaries open with: the verdict, why a run is incomplete or unjudged, the counts, what the run spent. */
@@ -133,7 +164,7 @@ function firstFinding(rule: RuleResult, width: number): string {
 
 /** A status line for the terminal while the run works: how many rules are judged, how many failed, which came last. */
 export function statusLine(judged: number, total: number, failing: number, last: string): string {
-  return `  … ${judged} of ${total} rules judged${failing > 0 ? `, ${failing} failing` : ''} (${last})`;
+  return `  … ${judged} of ${total} ${total === 1 ? 'rule' : 'rules'} judged${failing > 0 ? `, ${failing} failing` : ''} (${last})`;
 }
 
 /**

@@ -76,6 +76,10 @@ function withCatalogs(commandLine: CommandLine, catalogs: SwitchCatalogs | undef
 
 /** Starts the reference server a command line asks for, prints how to reach and certify it, and stops it on SIGINT or SIGTERM. */
 export async function serveCommandLine(argv: string[], catalogs?: SwitchCatalogs): Promise<void> {
+  if (argv.includes('--help') || argv.includes('-h')) {
+    process.stdout.write(`${USAGE}\n`);
+    process.exit(0);
+  }
   let commandLine: CommandLine;
   try {
     commandLine = readCommandLine(argv);
@@ -99,6 +103,9 @@ export async function serveCommandLine(argv: string[], catalogs?: SwitchCatalogs
     `Reference Pet Store listening on ${server.url}`,
     `API key: ${keys.join(', ')} (sent as "Authorization: Bearer ${keys[0]}")`,
     `Certify it: PETSTORE_API_KEY=${keys[0]} npx petstore-conformance --base-url ${server.url}`,
+    // What is switched on, so that a person trying the suite on a broken server sees which breakage to expect.
+    ...(commandLine.defects.length > 0 ? [`Defects switched on: ${commandLine.defects.join(', ')}`] : []),
+    ...(commandLine.variants.length > 0 ? [`Variants switched on: ${commandLine.variants.join(', ')}`] : []),
     '',
   ].join('\n'));
   const stop = (): void => {

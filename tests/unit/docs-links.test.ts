@@ -5,6 +5,8 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { packagePath } from '../../helpers/package-root.js';
+import { buildProgram } from '../../cli/options.js';
+import { REPORTER_NAMES } from '../../cli/reports/names.js';
 
 const PAGES = [packagePath('README.md'), ...readdirSync(packagePath('docs')).filter((name) => name.endsWith('.md')).map((name) => packagePath('docs', name))];
 
@@ -39,5 +41,16 @@ describe('the README and docs/', () => {
 
   it('keep the README short: a newcomer finds the two commands and where to read on', () => {
     expect(readFileSync(packagePath('README.md'), 'utf8').split('\n').length).toBeLessThanOrEqual(250);
+  });
+});
+
+describe('docs/running.md', () => {
+  it('has a row in its options table for every option of the command line, and names every report file --reporter takes', () => {
+    const table = readFileSync(packagePath('docs', 'running.md'), 'utf8').split('\n').filter((line) => line.startsWith('| `--'));
+    const documented = new Set(table.flatMap((row) => [...row.split('|')[1]!.matchAll(/`(--[a-z-]+)/g)].map(([, flag]) => flag)));
+    const flags = buildProgram('0.0.0').options.map((option) => option.long!);
+    expect(flags.filter((flag) => !documented.has(flag))).toEqual([]);
+    const reporterRow = table.find((row) => row.startsWith('| `--reporter'))!;
+    expect(REPORTER_NAMES.filter((name) => !reporterRow.includes(`\`${name}\``))).toEqual([]);
   });
 });

@@ -44,8 +44,9 @@ describe('the compact summary (the default)', () => {
     const failing = report.rules.filter((rule) => rule.status === 'failed').map((rule) => rule.id);
     expect(failing).toHaveLength(10);
     expect([...text.matchAll(/^ {2}FAIL (\S+) /gm)].map(([, id]) => id)).toEqual(failing);
-    // One screen: the heading, ten headlines with their findings, and the counts around them.
-    expect(text.split('\n').length).toBeLessThanOrEqual(32);
+    // One screen (40 rows): the counts, a shared cause, ten headlines with their findings, the heading of each.
+    expect(text).toContain('One cause, several rules (fix it once):\n  10 rules: expected an Error body, saw not JSON 0\n');
+    expect(text.split('\n').length).toBeLessThanOrEqual(40);
     for (const line of text.split('\n')) expect(Array.from(line).length).toBeLessThanOrEqual(100);
     // The HTML body is on the finding's line, its line breaks and tabs shown as marks.
     expect(text).toContain('saw a body that is not JSON: <!DOCTYPE html>␤<html lang="en">␤');
@@ -65,6 +66,25 @@ describe('the compact summary (the default)', () => {
     expect(text).toContain(`One rule did not hold (new: not in the baseline)`);
     expect(text).toContain(`  KNOWN 2 failing rules listed in known.txt: ${first}, ${second}`);
     expect(text).toMatch(/^ {2}NOW PASSING, remove from known\.txt: LIST-01 /m);
+  });
+});
+
+describe('the compact summary of rules not judged', () => {
+  it('gives a MUST or SHOULD rule the run meant to judge and skipped a line with its reason, and leaves the deselected to the counts', () => {
+    const report = catalogReport(0);
+    const rules = report.rules.map((rule) => rule.id === 'RATE-11' ? { ...rule, status: 'skipped' as const, message: 'run with --verify-recovery' }
+      : rule.id === 'LIST-03' ? { ...rule, status: 'skipped' as const, message: 'skipped by --skip LIST-03' } : rule);
+    const text = compactSummaryText({ ...report, rules, options: { ...report.options, skip: ['LIST-03'] } }, 120);
+    expect(text).toMatch(/^ {2}SKIP RATE-11 {3}run with --verify-recovery$/m);
+    expect(text).not.toContain('LIST-03');
+  });
+
+  it('says that a baseline is what lets a run with known failures pass', () => {
+    const report = catalogReport(1);
+    const failing = report.rules.find((rule) => rule.status === 'failed')!.id;
+    const text = compactSummaryText({ ...report, exitCode: 0, baseline: { file: 'known.txt', known: [failing], nowPassing: [], notJudged: [], unlisted: [] } }, 120);
+    expect(text).toContain('  every failing rule is in known.txt: the run passes (exit 0)');
+    expect(compactSummaryText(report, 120)).not.toContain('the run passes');
   });
 });
 
@@ -106,6 +126,8 @@ describe('colour', () => {
     expect(wantsColour(log, {}, undefined)).toBe(false);
     expect(wantsColour({ isTTY: true, hasColors: () => false }, {}, undefined)).toBe(false);
     expect(wantsColour(terminal, { NO_COLOR: '1' }, undefined)).toBe(false);
+    // Empty, it asks for nothing: the terminal decides (which Node's reading, given it, would not).
+    expect(wantsColour({ isTTY: true, hasColors: (env) => env === undefined || !('NO_COLOR' in env) }, { NO_COLOR: '' }, undefined)).toBe(true);
     expect(wantsColour(log, { FORCE_COLOR: '1' }, undefined)).toBe(true);
     expect(wantsColour(log, { FORCE_COLOR: '' }, undefined)).toBe(false);
     expect(wantsColour(terminal, { FORCE_COLOR: '0' }, undefined)).toBe(false);
