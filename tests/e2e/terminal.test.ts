@@ -16,7 +16,9 @@ describe('the default terminal', () => {
     const lines = run.stdout.trimEnd().split('\n');
     expect(lines.length, run.stdout).toBeLessThanOrEqual(15);
     expect(lines).toContain(`CERTIFIED: ${run.report!.target.baseUrl} (bundled reference server)`);
-    expect(run.stdout).not.toMatch(/^ {2}(PASS|INFO|SKIP) [A-Z]+-\d+ /m);
+    expect(run.stdout).not.toMatch(/^ {2}(PASS|INFO) [A-Z]+-\d+ /m);
+    // The one rule a default run does not judge is named, with what would judge it.
+    expect([...run.stdout.matchAll(/^ {2}SKIP (\S+) +(.*)$/gm)].map(([, id, why]) => [id, why])).toEqual([['RATE-11', expect.stringContaining('--verify-recovery')]]);
     expect(lines).toContainEqual(expect.stringMatching(/^ {2}\d+ requests, \d+ pets created, \d+\.\d s, fuzzing seed \d+$/));
     expect(lines.at(-1)).toBe(`Reports: ${run.reportDir}`);
     expect(run.stdout).not.toContain(ESCAPE);
