@@ -152,9 +152,11 @@ function toFixList(report: Report): SafeHtml | undefined {
   const problems = report.rules.filter((rule) => isProblem(rule.status));
   if (problems.length === 0) return undefined;
   const shared = sharedCauses(report.rules);
+  // A failure the baseline lists is marked where it is listed, as on its own card: new ones stand apart from it.
+  const known = new Set(report.baseline?.known ?? []);
   return html`<section class="notice to-fix"><h2>${problems.length} ${problems.length === 1 ? 'rule' : 'rules'} to look at</h2>
 ${shared.length > 0 ? html`<h3>One cause, several rules</h3><ul class="shared-causes">${shared.map((cause) => html`<li>${cause.rules.length} rules (${cause.rules.map((id, i) => html`${i > 0 ? ', ' : ''}<a href="#rule-${id}">${id}</a>`)}): ${cause.statement}</li>`)}</ul><h3>By rule</h3>` : ''}<ul class="by-rule">
-${problems.map((rule) => html`<li><a href="#rule-${rule.id}">${rule.id}</a> ${rule.level} ${outcomeLabel(rule.status).toLowerCase()}: ${headlineText(headlineOf(rule))}</li>`)}
+${problems.map((rule) => html`<li><a href="#rule-${rule.id}">${rule.id}</a> ${rule.level} ${outcomeLabel(rule.status).toLowerCase()}: ${headlineText(headlineOf(rule))}${known.has(rule.id) ? html` <span class="badge outcome-known">known, in baseline</span>` : ''}</li>`)}
 </ul></section>`;
 }
 

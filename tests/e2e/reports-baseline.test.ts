@@ -55,6 +55,8 @@ describe('--baseline gating', () => {
     expect(run.stdout).toContain(`  KNOWN 2 failing rules listed in ${file}: LIST-02, LIST-14`);
     expect(run.stdout).not.toMatch(/^ {2}FAIL /m);
     expect(readFileSync(join(run.reportDir, 'summary.md'), 'utf8')).toContain('(known, in baseline)');
+    // report.html's list of rules to look at marks them too, not only their cards.
+    expect(readFileSync(join(run.reportDir, 'report.html'), 'utf8')).toMatch(/<li><a href="#rule-LIST-02">LIST-02<\/a> MUST failed: [^\n]* <span class="badge outcome-known">known, in baseline<\/span><\/li>/);
   }, SLOT_WAIT_MS);
 
   it('fails a run whose failure is not listed: exit 1, the regression named', async () => {
