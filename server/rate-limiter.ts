@@ -49,6 +49,10 @@ export interface LimiterBehaviour {
   tokenBucket?: boolean;
   /** Requests of a window are refused this far below the limit the headers count to. */
   refuseBelowLimitBy?: number;
+  /** Buckets whose name ends so get a limit of their own (one limit for writes, another for reads): the first that matches. */
+  bucketLimits?: ReadonlyArray<{ endsWith: string; limit: number }>;
+  /** Windows start at whole multiples of windowMs since the epoch (every bucket's minute ends together), not at a bucket's first request. */
+  alignedWindows?: boolean;
 }
 
 interface Window {
@@ -94,7 +98,7 @@ export class FixedWindowLimiter {
     const window = this.#currentWindow(bucket, nowMs);
     const verdict = this.#judge(bucket, window, bannable);
     if (verdict === 'ok' && window.log) window.log.push(nowMs);
-    const { limit } = this.settings;
+    const limit = this.#limitOf(bucket);
     const admission: Admission = { verdict, limit, remaining: Math.max(0, limit - window.count), resetAtMs: window.endMs, nowMs };
     if (verdict === 'ok' && this.behaviour.countOnlySuccess) {
       admission.settle = (counted) => {
@@ -144,7 +148,9 @@ export class FixedWindowLimiter {
     const previous = this.#windows.get(bucket);
     if (previous && nowMs < previous.endMs) return previous;
     const exhausted = previous !== undefined && previous.refusals > 0 && this.behaviour.carryExhaustion;
-    const fresh: Window = { endMs: nowMs + this.settings.windowMs, count: exhausted ? this.settings.limit : 0, refusals: 0 };
+    const { windowMs } = this.settings;
+    const endMs = this.behaviour.alignedWindows ? (Math.floor(nowMs / windowMs) + 1) * windowMs : nowMs + windowMs;
+    const fresh: Window = { endMs, count: exhausted ? this.#limitOf(bucket) : 0, refusals: 0 };
     this.#windows.set(bucket, fresh);
     return fresh;
   }
@@ -160,11 +166,16 @@ export class FixedWindowLimiter {
     return window;
   }
 
+  #limitOf(bucket: string): number {
+    return this.behaviour.bucketLimits?.find((each) => bucket.endsWith(each.endsWith))?.limit ?? this.settings.limit;
+  }
+
   #judge(bucket: string, window: Window, bannable: boolean): Verdict {
     if (this.#banned.has(bucket)) return 'banned';
     // A refused request does not count: the window never holds more than the limit.
-    if (window.count < this.settings.limit - (this.behaviour.refuseBelowLimitBy ?? 0) || !this.behaviour.enforce) {
-      if (!this.behaviour.countOnlySuccess) window.count = Math.min(window.count + 1, this.settings.limit);
+    const limit = this.#limitOf(bucket);
+    if (window.count < limit - (this.behaviour.refuseBelowLimitBy ?? 0) || !this.behaviour.enforce) {
+      if (!this.behaviour.countOnlySuccess) window.count = Math.min(window.count + 1, limit);
       return 'ok';
     }
     window.refusals += 1;

@@ -109,7 +109,7 @@ interface Step {
 
 /**
  * Consecutive requests with the key, one sent after the other had been answered (so the server counted them
- * in that order, whatever the concurrency), in the same window (the same X-RateLimit-Reset). A 401 is left out:
+ * in that order, whatever the concurrency), in the same window (the same X-RateLimit-Reset and X-RateLimit-Limit). A 401 is left out:
  * a server that did not recognise the key (a lowercase "bearer", say) counted it elsewhere.
  */
 function keySteps(exchanges: readonly Exchange[]): Step[] {
@@ -121,7 +121,8 @@ function keySteps(exchanges: readonly Exchange[]): Step[] {
     const before = counted.slice(0, index).reverse().find((candidate) => candidate.seq <= after.sentAfter!);
     if (!before) continue;
     const [a, b] = [readRateLimitHeaders(before.response!.headers), readRateLimitHeaders(after.response!.headers)];
-    if (a.reset === undefined || a.reset !== b.reset) continue;
+    // Another X-RateLimit-Limit is another limit in force: a bucket of its own (per-route limits), as RATE-15 reads it.
+    if (a.reset === undefined || a.reset !== b.reset || a.limit !== b.limit) continue;
     steps.push({ before, after, from: a.remaining!, to: b.remaining! });
   }
   return steps;

@@ -50,4 +50,13 @@ export const RATELIMIT_VARIANTS = [
       }),
     },
   },
+  {
+    id: 'per-operation-buckets',
+    area: 'ratelimit',
+    description: 'counts POST /pets in a bucket of its own with a limit of its own (500 writes a minute beside 1,000 requests), each response carrying its own bucket\'s headers, the two windows ending together at the minute (an API gateway\'s per-route limits); the spec leaves open which operations the limits apply to',
+    overrides: {
+      rateLimitBucket: (request, key, reference) => (request.method === 'POST' && key !== undefined ? `${reference(request, key)}:writes` : reference(request, key)),
+      limiterPolicy: (reference) => ({ ...reference(), bucketLimits: [{ endsWith: ':writes', limit: 500 }], alignedWindows: true }),
+    },
+  },
 ] as const satisfies readonly VariantSpec[];
