@@ -10,7 +10,7 @@ import { groupExchanges, operationOf } from '../helpers/judge/operations.js';
 import { outcomeOfThrown, SkipCheck } from '../helpers/judge/outcome.js';
 import { readRateLimitHeaders, UNIX_TIME_FLOOR } from '../helpers/http/pacing.js';
 import {
-  carriesIntegers, RATE_01, RATE_02, RATE_03, RATE_05, serverNow, SHOWN_HEADER, type Invariant, type RateLimitHeader,
+  carriesIntegers, RATE_01, RATE_02, RATE_03, RATE_05, RATE_18, serverNow, SHOWN_HEADER, type Invariant, type RateLimitHeader,
 } from '../helpers/judge/invariants.js';
 import { unknownPetId } from '../helpers/fixtures/pets.js';
 import { asBigInt, isJsonObject } from '../helpers/json.js';
@@ -563,6 +563,17 @@ export default suite('ratelimit', [
     }
     const fullest = windows.reduce((most, each) => (each.served.length > most.served.length ? each : most));
     ctx.observe(`counted the requests served in ${windows.length} window(s) of the run; the fullest served ${fullest.served.length} under X-RateLimit-Limit ${fullest.limit}`);
+  }),
+
+  check('RATE-18', async (ctx) => {
+    // Every 429 of the run, the probe's included (this check comes after it), whatever credential it answered.
+    const refusals = ctx.client.exchanges.filter((exchange) => exchange.response?.status === 429);
+    if (refusals.length === 0) ctx.skip('no request was answered 429, so there is no 429 body to judge (the 429 probe, RATE-07, provokes one)');
+    const judged = refusals.filter((exchange) => RATE_18.appliesTo(exchange));
+    if (judged.length === 0) ctx.skip(`none of the ${refusals.length} 429(s) of the run carried a body, so there is no media type to judge`);
+    const broken = judged.filter((exchange) => RATE_18.problem(exchange) !== undefined);
+    if (broken.length > 0) ctx.violation({ what: `${broken.length} of ${judged.length} 429(s) with a body`, expected: RATE_18.expected, seen: RATE_18.problem(broken[0]!)!, exchanges: [broken[0]!] });
+    ctx.observe(`judged the body of ${judged.length} 429(s)`);
   }),
 ], { wholeRun: true });
 

@@ -82,6 +82,13 @@ const JSON_TYPE = 'content type application/json (a charset parameter is fine)';
 
 export const ERR_01 = invariant('ERR-01', JSON_TYPE, isErrorResponse, contentTypeProblem);
 
+/**
+ * A 429 that carries a body: its shape is not shown (RATE-09 asks for an Error, a SHOULD), but "Request and response
+ * bodies are application/json" and "every error response has content type application/json" state its media type,
+ * as they state that of GET /store/orders (ERR-05). An empty 429 has no content type to judge.
+ */
+export const RATE_18 = invariant('RATE-18', JSON_TYPE, (exchange) => exchange.response?.status === 429 && exchange.request.method !== 'HEAD' && exchange.response.rawBody.length > 0, contentTypeProblem);
+
 export const ERR_02 = invariant('ERR-02', 'an Error body with code, message and status', isErrorResponse, (exchange) => {
   const { json, rawBody } = exchange.response!;
   if (json === undefined) return `a body that is not JSON: ${preview(rawBody, 80)}`;

@@ -134,7 +134,7 @@ export const RATELIMIT_DEFECTS = [
     id: 'rate-429-text-body',
     area: 'ratelimit',
     description: 'sends 429 with a text/plain "Too Many Requests" body',
-    rules: ['RATE-09'],
+    rules: ['RATE-09', 'RATE-18'],
     overrides: {
       tooManyRequests: (admission, reference) => ({ ...text(429, 'text/plain; charset=utf-8', 'Too Many Requests'), headers: reference(admission).headers }),
     },
