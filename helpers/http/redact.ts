@@ -71,8 +71,7 @@ export class Redactor {
 
   /**
    * Adds a text that is never sent, so no server can echo it in any encoding (the private key of --cert-key): it
-   * is found only as written, which also keeps a text of kilobytes from becoming a pattern of one alternative per
-   * character (the forms of add() stop compiling past a thousand or so characters).
+   * is found only as written.
    */
   addLiteral(text: string, placeholder: string): void {
     if (text.length === 0 || this.finders.has(text)) return;
@@ -84,6 +83,17 @@ export class Redactor {
     let count = 0;
     for (const finder of this.finders.values()) count += finder.forms;
     return count;
+  }
+
+  /**
+   * The length of the regular expressions it searches with: what building it costs and what the engine holds. It
+   * does not grow with a secret's length (a key of 8,192 characters costs what one of 1,000 does), only with how
+   * many distinct characters it is written with.
+   */
+  get patternLength(): number {
+    let length = 0;
+    for (const finder of this.finders.values()) length += finder.patternLength;
+    return length;
   }
 
   /** The text with every form of every secret replaced by the placeholder. */
@@ -103,9 +113,9 @@ export class Redactor {
 /** Where one secret stands in a text, in any of its forms. */
 class SecretFinder {
   /** The key itself (a short key's every form, each a token). */
-  private readonly plain: FormSearch;
+  private readonly plain: Search;
   /** A long key's base64, looked for only inside runs of what base64 is written with. */
-  private readonly encoded: FormSearch | undefined;
+  private readonly encoded: Search | undefined;
   /** Every four characters in a row of that base64, as one number: a run of plain base64 that holds none of them holds none of it. */
   private readonly anchors = new Set<number>();
   readonly forms: number;
@@ -117,12 +127,16 @@ class SecretFinder {
     } else {
       // A long key and its base64 (each alignment, as sent and in the other case) are found whole, by a start or by an end.
       // The key's shorter starts and ends count only beside a mask, as a half-masked echo's stand (FRAGMENT_FROM).
-      this.plain = FormSearch.ofTexts([secret], characterForms, true);
+      this.plain = new TextSearch([secret], characterForms, true);
       const base64 = [...new Set([secret, swapCase(secret)])].flatMap(base64Forms);
-      this.encoded = FormSearch.ofTexts(base64, base64Character);
+      this.encoded = new TextSearch(base64, base64Character);
       for (const text of base64) for (let i = 0; i + ANCHOR <= text.length; i++) this.anchors.add(anchorAt(text, i));
     }
     this.forms = this.plain.forms + (this.encoded?.forms ?? 0);
+  }
+
+  get patternLength(): number {
+    return this.plain.patternLength + (this.encoded?.patternLength ?? 0);
   }
 
   redact(text: string): string {
@@ -160,6 +174,7 @@ class SecretFinder {
 /** A text found only as written, wherever it stands (Redactor.addLiteral). */
 class LiteralFinder {
   readonly forms = 1;
+  readonly patternLength = 0;
 
   constructor(private readonly text: string, private readonly placeholder: string) {}
 
@@ -197,48 +212,268 @@ function merged(ranges: Array<[number, number]>): Array<[number, number]> {
   return result;
 }
 
-/** One regular expression of forms, and for the texts found by their ends, how to read an end back from its last characters. */
-class FormSearch {
+/** Where a secret's forms stand in a text: what SecretFinder asks of the search for a short key and of that for a long one. */
+interface Search {
+  /** How many forms it looks for (Redactor.formCount). */
+  readonly forms: number;
+  /** The length of the regular expressions it compiled (Redactor.patternLength). */
+  readonly patternLength: number;
+  /** The ranges of the forms that begin in text[from, to) and end by `to`. */
+  ranges(text: string, from: number, to: number): Array<[number, number]>;
+}
+
+/** One regular expression of forms, each found where it matches: a short key's, whose forms are tokens of a few characters. */
+class FormSearch implements Search {
   private readonly pattern: RegExp;
   readonly forms: number;
 
-  /** `forms`: the alternatives, an end found in a group named `end<i>` read back by `endsWith[i]`; `starters`: what they begin with. */
-  constructor(forms: readonly string[], starters: readonly string[], private readonly endsWith: readonly (readonly RegExp[])[] = [], private readonly bounded = false) {
+  /** `forms`: the alternatives; `starters`: what they begin with. */
+  constructor(forms: readonly string[], starters: readonly string[]) {
     this.forms = forms.length;
-    // What any form can begin with, looked at first: most positions of a text are passed over by it alone.
-    const firsts = [...new Set([...starters.flatMap((text) => [text[0]!, swapCase(text[0]!)]), '\\', '%', '&', '+'])].map((char) => escapeRegExp(char)).join('');
     // Backslashes before a form go with it: a replacement then never leaves one to escape what follows.
-    this.pattern = new RegExp(`(?=[${firsts}])\\\\*(?:${forms.join('|')})`, 'gi');
+    this.pattern = new RegExp(`(?=[${firstCharacters(starters)}])\\\\*(?:${forms.join('|')})`, 'gi');
   }
 
-  /**
-   * Texts found whole, by a start of at least FRAGMENT_FROM characters, or by an end as long; each character
-   * in the forms `spelled` gives it (characterForms for the key, base64Character for its base64).
-   */
-  static ofTexts(texts: readonly string[], spelled: (character: string) => string = characterForms, bounded = false): FormSearch {
-    const endsWith: RegExp[][] = [];
-    const forms = texts.flatMap((text, index) => {
-      const chars = [...text].map(spelled);
-      endsWith.push(chars.map((char) => new RegExp(`${char}$`, 'i')));
-      return [startsOf(chars, bounded), `(?<end${index}>${chars.slice(-FRAGMENT_FROM).join('')})`];
-    });
-    return new FormSearch(forms, texts.flatMap((text) => [text, text.slice(-FRAGMENT_FROM)]), endsWith, bounded);
+  get patternLength(): number {
+    return this.pattern.source.length;
   }
 
-  /** The ranges of the forms that begin in text[from, to) and end by `to`. */
   ranges(text: string, from: number, to: number): Array<[number, number]> {
     const ranges: Array<[number, number]> = [];
     const part = from === 0 && to === text.length ? text : text.slice(from, to);
     this.pattern.lastIndex = 0;
     for (let match = this.pattern.exec(part); match; match = this.pattern.exec(part)) {
-      const end = from + match.index + match[0].length;
-      const ended = Object.entries(match.groups ?? {}).find(([, value]) => value !== undefined);
-      const floor = ranges.at(-1)?.[1] ?? 0;
-      const start = ended ? endStart(text, this.endsWith[Number(ended[0].slice(3))]!, end - ended[1]!.length, floor, this.bounded) : from + match.index;
-      if (start !== undefined) ranges.push([start, end]);
+      ranges.push([from + match.index, from + match.index + match[0].length]);
       if (match[0].length === 0) this.pattern.lastIndex += 1;
     }
     return ranges;
+  }
+}
+
+/** What any form of these texts can begin with, as a character class: most positions of a text are passed over by it alone. */
+function firstCharacters(starters: readonly string[]): string {
+  return [...new Set([...starters.flatMap((text) => [text[0]!, swapCase(text[0]!)]), '\\', '%', '&', '+'])].map((char) => escapeRegExp(char)).join('');
+}
+
+/**
+ * Texts found whole, by a start of at least FRAGMENT_FROM characters, or by an end as long; each character in
+ * the forms `spelled` gives it (characterForms for the key, base64Character for its base64). `bounded`: a start
+ * or an end shorter than the text (but the text without its last character) counts only beside a mask.
+ *
+ * One pattern of every character's forms in a row grows with the text, and stops compiling past a thousand or so
+ * characters (a JWT is often longer). So the pattern holds only what every form begins with (each text's first
+ * FRAGMENT_FROM characters, and its last as many for an end), and each place it matches is read on in code, one
+ * character's forms at a time, trying them in the order that pattern would have: what is found is what it found.
+ */
+class TextSearch implements Search {
+  private readonly pattern: RegExp;
+  private readonly texts: readonly SpelledText[];
+  /** Each distinct character's forms, compiled once: a text of kilobytes has a few dozen distinct characters. */
+  private readonly spellings = new Map<string, CharacterForm>();
+  readonly forms: number;
+
+  constructor(texts: readonly string[], spelled: (character: string) => string = characterForms, private readonly bounded = false) {
+    this.texts = texts.map((text) => {
+      const chars = [...text].map((character) => this.formOf(character, spelled));
+      return { chars, end: new RegExp(chars.slice(-FRAGMENT_FROM).map((char) => char.source).join(''), 'iy') };
+    });
+    this.forms = 2 * texts.length;
+    // A start of each text, or its end: what the walk of matchAt begins with, wherever it can succeed.
+    const heads = this.texts.flatMap(({ chars }) => [chars.slice(0, FRAGMENT_FROM), chars.slice(-FRAGMENT_FROM)].map((run) => run.map((char) => char.source).join('')));
+    const starters = texts.flatMap((text) => [text, text.slice(-FRAGMENT_FROM)]);
+    this.pattern = new RegExp(`(?=[${firstCharacters(starters)}])\\\\*(?:${heads.join('|')})`, 'gi');
+  }
+
+  private formOf(character: string, spelled: (character: string) => string): CharacterForm {
+    let form = this.spellings.get(character);
+    if (!form) this.spellings.set(character, (form = new CharacterForm(spelled(character))));
+    return form;
+  }
+
+  get patternLength(): number {
+    let length = this.pattern.source.length;
+    for (const { end } of this.texts) length += end.source.length;
+    for (const form of this.spellings.values()) length += form.patternLength;
+    return length;
+  }
+
+  ranges(text: string, from: number, to: number): Array<[number, number]> {
+    const ranges: Array<[number, number]> = [];
+    const part = from === 0 && to === text.length ? text : text.slice(from, to);
+    const walked = new Walked(part.length);
+    this.pattern.lastIndex = 0;
+    for (let candidate = this.pattern.exec(part); candidate; candidate = this.pattern.exec(part)) {
+      const found = this.matchAt(part, candidate.index, walked);
+      if (!found) {
+        this.pattern.lastIndex = candidate.index + 1;
+        continue;
+      }
+      this.pattern.lastIndex = found.end;
+      const end = from + found.end;
+      const floor = ranges.at(-1)?.[1] ?? 0;
+      const start = found.ended ? endStart(text, found.ended.chars, end - found.tail, floor, this.bounded) : from + candidate.index;
+      if (start !== undefined) ranges.push([start, end]);
+    }
+    return ranges;
+  }
+
+  /**
+   * What the one pattern of every form (`\\*(?:start0|end0|start1|end1|…)`, case-insensitive) would match at
+   * `at`: the backslashes there, as many as can go with it first, then each text's start and end in turn.
+   */
+  private matchAt(part: string, at: number, walked: Walked): { end: number; ended?: SpelledText; tail: number } | undefined {
+    let backslashes = 0;
+    while (part.charCodeAt(at + backslashes) === BACKSLASH) backslashes += 1;
+    for (let taken = backslashes; taken >= 0; taken--) {
+      const from = at + taken;
+      for (const spelled of this.texts) {
+        const end = this.startEnd(part, from, spelled, walked);
+        if (end !== undefined) return { end, tail: 0 };
+        spelled.end.lastIndex = from;
+        const tail = spelled.end.exec(part);
+        if (tail) return { end: from + tail[0].length, ended: spelled, tail: tail[0].length };
+      }
+    }
+    return undefined;
+  }
+
+  /**
+   * Where a start of the text found at `from` ends. Bounded: the whole text, else the text without its last
+   * character, else a start of FRAGMENT_FROM characters or more (not that one) followed by a mask, the longest
+   * first. Else any start of FRAGMENT_FROM characters or more, the longest.
+   */
+  private startEnd(part: string, from: number, spelled: SpelledText, walked: Walked): number | undefined {
+    const { chars } = spelled;
+    if (!this.bounded) return walk(part, from, chars, chars.length, FRAGMENT_FROM, () => true, walked.of(spelled, 0));
+    return walk(part, from, chars, chars.length, chars.length, () => true, walked.of(spelled, 0))
+      ?? walk(part, from, chars, chars.length - 1, chars.length - 1, () => true, walked.of(spelled, 1))
+      ?? walk(part, from, chars, chars.length - 2, FRAGMENT_FROM, (at) => followedByMask(part, at), walked.of(spelled, 2));
+  }
+}
+
+/** A text to find, each character as its forms, and its last FRAGMENT_FROM characters' forms as one sticky pattern. */
+interface SpelledText {
+  readonly chars: readonly CharacterForm[];
+  readonly end: RegExp;
+}
+
+const BACKSLASH = 0x5c;
+
+/** One character's forms, compiled to be read at a place, read back from one, and tried whole on a slice. */
+class CharacterForm {
+  private readonly at: RegExp;
+  readonly before: RegExp;
+  private readonly whole: RegExp;
+
+  constructor(readonly source: string) {
+    this.at = new RegExp(source, 'iy');
+    this.before = new RegExp(`${source}$`, 'i');
+    this.whole = new RegExp(`^(?:${source})$`, 'i');
+  }
+
+  get patternLength(): number {
+    return this.at.source.length + this.before.source.length + this.whole.source.length;
+  }
+
+  /** The length of the form that the forms' pattern takes first at `at`, 0 where none matches. */
+  firstAt(text: string, at: number): number {
+    this.at.lastIndex = at;
+    return this.at.exec(text)?.[0].length ?? 0;
+  }
+
+  /**
+   * The lengths of the other forms that match at `at`, in the order the pattern tries them after the first. Every
+   * form alternative is ordered to take more before less (the encoded forms before the character itself, greedy
+   * repetitions), so that is the shorter ones, the longest first.
+   */
+  othersAt(text: string, at: number, first: number): number[] {
+    const lengths: number[] = [];
+    for (let length = first - 1; length > 0; length--) if (this.whole.test(text.slice(at, at + length))) lengths.push(length);
+    return lengths;
+  }
+}
+
+/** Where a mask begins at `at`. */
+function followedByMask(text: string, at: number): boolean {
+  MASK_AT.lastIndex = at;
+  return MASK_AT.test(text);
+}
+const MASK_AT = new RegExp(MASK, 'iy');
+
+/** The places a walk found no way on from, per text and kind of walk, in one search of one text: no walk tries them twice. */
+class Walked {
+  private readonly failed = new Map<SpelledText, DeadEnds[]>();
+
+  constructor(private readonly length: number) {}
+
+  of(spelled: SpelledText, kind: number): DeadEnds {
+    let kinds = this.failed.get(spelled);
+    if (!kinds) this.failed.set(spelled, (kinds = []));
+    return (kinds[kind] ??= new DeadEnds(this.length));
+  }
+}
+
+/** The characters of one walk that, read from a place, led nowhere. */
+class DeadEnds {
+  private readonly places = new Set<number>();
+
+  constructor(private readonly length: number) {}
+
+  has(char: number, at: number): boolean {
+    return this.places.has(char * (this.length + 1) + at);
+  }
+
+  add(char: number, at: number): void {
+    this.places.add(char * (this.length + 1) + at);
+  }
+}
+
+/**
+ * Where the characters `chars[0, until)` read from `from` end, then `ends(at)` holding there, as the regular
+ * expression `c0 c1 … c(optionalFrom−1) (?:c(optionalFrom) (?:… c(until−1))?)? (?=ends)` would end: each character's
+ * forms in the pattern's order, trying the next character before stopping, and going back to a character's other
+ * forms when what follows fails. Undefined where it does not match. A loop, not recursion: a text may be 11,000
+ * characters (the base64 of a key of 8,192).
+ */
+function walk(text: string, from: number, chars: readonly CharacterForm[], until: number, optionalFrom: number, ends: (at: number) => boolean, walked: DeadEnds): number | undefined {
+  // The characters being read: where each began, and the lengths of its forms left to try after the one taken.
+  const begins: number[] = [];
+  const untried: Array<number[] | undefined> = [];
+  let at = from;
+  for (;;) {
+    const index = begins.length;
+    // Read on from `at`: the next character's first form, or the end of the characters.
+    let forward = false;
+    if (index === until) {
+      if (ends(at)) return at;
+    } else if (!walked.has(index, at)) {
+      const length = chars[index]!.firstAt(text, at);
+      if (length > 0) {
+        begins.push(at);
+        untried.push(undefined);
+        at += length;
+        forward = true;
+      } else if (index >= optionalFrom && ends(at)) return at;
+      else walked.add(index, at);
+    }
+    if (forward) continue;
+    // Nothing follows: back to the last character read, and its next form; once none is left, it may stop there.
+    for (;;) {
+      const last = begins.length - 1;
+      if (last < 0) return undefined;
+      const begin = begins[last]!;
+      const others = (untried[last] ??= chars[last]!.othersAt(text, begin, at - begin));
+      const next = others.shift();
+      if (next !== undefined) {
+        at = begin + next;
+        break;
+      }
+      begins.pop();
+      untried.pop();
+      at = begin;
+      if (last >= optionalFrom && ends(at)) return at;
+      walked.add(last, at);
+    }
   }
 }
 
@@ -247,12 +482,12 @@ class FormSearch {
  * them are read back, one form at a time, as far as they are the text's (never before `floor`, the last
  * range found), with the backslashes before them.
  */
-function endStart(text: string, chars: readonly RegExp[], tailStart: number, floor: number, bounded: boolean): number | undefined {
+function endStart(text: string, chars: readonly CharacterForm[], tailStart: number, floor: number, bounded: boolean): number | undefined {
   let start = tailStart;
   let whole = true;
   for (let i = chars.length - FRAGMENT_FROM - 1; i >= 0; i--) {
     const window = text.slice(Math.max(floor, start - LONGEST_CHARACTER_FORM), start);
-    const found = chars[i]!.exec(window);
+    const found = chars[i]!.before.exec(window);
     if (!found) {
       whole = false;
       break;
@@ -276,18 +511,6 @@ const LONGEST_CHARACTER_FORM = 48;
 function replacement(match: string, placeholder: string): string {
   const trailing = match.length - match.replace(/\\+$/, '').length;
   return placeholder + '\\'.repeat(trailing % 2 ** NESTED_LEVELS);
-}
-
-/**
- * A text found whole or by a start of at least FRAGMENT_FROM characters (which takes the key without its last
- * character, AUTH-03's near miss, with it): the first characters, then each next one optional in turn.
- */
-function startsOf(chars: readonly string[], bounded: boolean): string {
-  if (!bounded) return chars.slice(0, FRAGMENT_FROM).join('') + chars.slice(FRAGMENT_FROM).reduceRight((rest, char) => `(?:${char}${rest})?`, '');
-  // Masked only: a start shorter than the key counts only where a mask follows it; but the key without its last
-  // character (AUTH-03 sends it, and a server may echo it) is as good as the key wherever it stands.
-  const shorter = chars.slice(0, FRAGMENT_FROM).join('') + chars.slice(FRAGMENT_FROM, -2).reduceRight((rest, char) => `(?:${char}${rest})?`, '');
-  return `(?:${chars.join('')}|${chars.slice(0, -1).join('')}|${shorter}${FOLLOWED_BY_MASK})`;
 }
 
 /**

@@ -1,5 +1,6 @@
 // The key is masked where it stands as the key, not wherever its letters occur: a short key (`e`, `test`)
 // must leave ordinary text readable, and still be caught in a header, a JSON value or a query.
+import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { isShortSecret, KEY_PLACEHOLDER, Redactor } from '../../helpers/http/redact.js';
@@ -145,5 +146,75 @@ describe('a replacement in a JSON document', () => {
         expect(() => JSON.parse(redactor.redact(text))).not.toThrow();
       }
     }), { seed: 38, numRuns: 400 });
+  });
+});
+
+describe('a key of kilobytes', () => {
+  // Bearer tokens are often 300 to 1,500 characters, and a run takes keys up to 8,192: each is found in every form
+  // a shorter key is, and building the redactor costs what it does for a short one.
+
+  /** `length` characters of base64url, the same on every run: what a server issues as an opaque key. */
+  const opaqueKey = (length: number, seed: string) => {
+    let key = '';
+    for (let block = 0; key.length < length; block++) key += createHash('sha256').update(`${seed}:${block}`).digest('base64url');
+    return key.slice(0, length);
+  };
+  const base64url = (text: string) => Buffer.from(text).toString('base64url');
+  // header.payload.signature, as an RS256 token with a payload of many claims: 1,462 characters.
+  const jwt = [
+    base64url(JSON.stringify({ alg: 'RS256', typ: 'JWT', kid: 'petstore-2026-01' })),
+    base64url(JSON.stringify({ sub: 'pet-owner-42', scope: 'pets:read pets:write store:read', roles: opaqueKey(600, 'roles').match(/.{1,40}/g), exp: 1798761600 })),
+    opaqueKey(342, 'signature'),
+  ].join('.');
+
+  describe.each([
+    ['1,000 characters of base64url', opaqueKey(1000, 'a')],
+    ['2,000 characters of base64url', opaqueKey(2000, 'b')],
+    ['8,192 characters of base64url', opaqueKey(8192, 'c')],
+    [`a JWT of ${jwt.length} characters`, jwt],
+  ])('(%s)', (_key, key) => {
+    // Built on first use, so that a key the redactor cannot take fails its tests, not the whole file.
+    let built: Redactor | undefined;
+    const redactor = () => (built ??= new Redactor([key]));
+
+    it('is taken by the redactor, which then redacts 200 KB of text holding it twice', () => {
+      // The engine compiles a pattern when it first runs: a key it cannot take throws there, not when it is built.
+      const text = `${'{"name":"rex","status":"available"}\n'.repeat(2800)}Bearer ${key}\n`.repeat(2);
+      expect(redactor().redact(text).split(KEY_PLACEHOLDER)).toHaveLength(3);
+    });
+
+    it.each(Object.entries(echoesOf(key)))('is replaced %s, in a sentence too', (_form, echoed) => {
+      expect(redactor().redact(echoed)).toBe(KEY_PLACEHOLDER);
+      expect(secretAppearances(redactor().redact(`token ${echoed} refused`), key)).toEqual([]);
+    });
+
+    it('is replaced in base64 and base64url of Bearer <key>, but for the characters that also hold other bytes', () => {
+      for (const echoed of [Buffer.from(`Bearer ${key}`).toString('base64'), base64url(`Bearer ${key}`)]) {
+        const redacted = redactor().redact(`x-echo: ${echoed}`);
+        const [before = '', after = ''] = redacted.slice('x-echo: '.length).split(KEY_PLACEHOLDER);
+        expect(secretAppearances(redacted, key)).toEqual([]);
+        expect(Buffer.from(before + after, 'base64').length).toBeLessThanOrEqual('Bearer '.length + 3);
+      }
+    });
+
+    it('is replaced without its last character, wherever it stands', () => {
+      expect(redactor().redact(`token ${key.slice(0, -1)} refused`)).toBe(`token ${KEY_PLACEHOLDER} refused`);
+    });
+
+    it('is replaced by a start or an end beside a mask, and left alone where no mask stands beside them', () => {
+      const start = key.slice(0, 700);
+      const end = key.slice(-700);
+      expect(redactor().redact(`key ${start}…${end}, or ${start}****`)).toBe(`key ${KEY_PLACEHOLDER}…${KEY_PLACEHOLDER}, or ${KEY_PLACEHOLDER}****`);
+      expect(redactor().redact(`{"start": "${start}", "end": "${end}"}`)).toBe(`{"start": "${start}", "end": "${end}"}`);
+    });
+  });
+
+  it('builds patterns of one length for keys of 2,000 and 8,192 characters that begin and end alike', () => {
+    // The patterns hold the forms of a key's first and last characters (a letter's are longer than a digit's) and
+    // of its base64's, whose last characters depend on its length modulo 3 as well: alike in both keys here.
+    const [head, tail] = [opaqueKey(64, 'head'), opaqueKey(64, 'tail')];
+    const lengths = [2000, 8192].map((length) => new Redactor([head + opaqueKey(length - 128, `middle of ${length}`) + tail]).patternLength);
+    expect(lengths[0]).toBeGreaterThan(0);
+    expect(lengths[1]).toBe(lengths[0]);
   });
 });
