@@ -23,11 +23,15 @@ it(`with a key of ${MAX_SECRET_LENGTH} characters, a run certifies the server an
   const areas = ['auth', 'listing'];
   const server = await startReferenceServer({ apiKeys: [key], ...harnessPlan(undefined, areas) });
   try {
-    // AUTH-10 sends the key seven times in the query, four in cookies and in four headers of one request: 8 KiB of
-    // key makes that request larger than the 16 KiB of headers Node (and most servers) take, and the answer is 431.
-    const args = ['--base-url', server.url, '--only', areas.join(','), '--skip', 'AUTH-10'];
+    const args = ['--base-url', server.url, '--only', areas.join(',')];
     const run = await withChildSlot(() => runCli(args, { env: { PETSTORE_API_KEY: key }, timeoutMs: 300_000 }));
     expect(run.code, outputTail(run)).toBe(0);
+    // AUTH-10 sends the key seven times in the query, four in cookies and in four headers: 8 KiB of key makes each
+    // such request larger than the 16 KiB of headers Node (and most servers) take, and the answer is 431, which
+    // says nothing of where the server looks for a key. Skipped with that reason, not failed.
+    const auth10 = run.report?.rules.find((rule) => rule.id === 'AUTH-10');
+    expect(auth10?.status, auth10?.message).toBe('skipped');
+    expect(auth10?.message).toMatch(/^the key \(8192 characters\) put in several places of one request made every such request too large for the server \(GET \/v1\/pets\?.* → 431; each place alone, 431, 431, 431\)/);
     expect(run.report?.rules.find((rule) => rule.id === 'AUTH-03')?.status, 'the near miss of the key was sent and refused').toBe('passed');
     expectKeyNowhere(run, key);
     // Nor its first or last ten characters, in any encoding: a line that cut the key would still show part of it.

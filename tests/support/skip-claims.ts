@@ -232,6 +232,18 @@ const CLAIMS: readonly Claim[] = [
     name: 'no Error with an integer status', pattern: /no error response carried an Error body with an integer status field/,
     holds: (e) => none('error bodies with an integer status', e.seen.filter((s) => s.status >= 400 && s.status !== 429 && isJsonObject(s.json) && asBigInt(s.json.status) !== undefined)),
   },
+  { name: 'no 429 at all', pattern: /no request was answered 429, so there is no 429 body to judge/, holds: (e) => none('429s', e.seen.filter((s) => s.status === 429)) },
+  {
+    name: 'so many 429s, none with a body', pattern: /none of the (\d+) 429\(s\) of the run carried a body/,
+    holds: (e, [, stated]) => {
+      const refusals = e.seen.filter((s) => s.status === 429);
+      return refusals.length === Number(stated) ? none('429s with a JSON body', refusals.filter((s) => s.json !== undefined)) : count('429s', refusals);
+    },
+  },
+  {
+    name: 'the key elsewhere too large', pattern: /put in several places of one request made every such request too large for the server/,
+    holds: (e) => none('answers to AUTH-10 other than 414 and 431', e.seen.filter((s) => s.rule === 'AUTH-10' && ![414, 431].includes(s.status))),
+  },
   { name: 'a Reset already past', pattern: /answered with an X-RateLimit-Reset already past \((\d+)\)/, holds: (e, [, reset]) => (e.seen.some((s) => s.headers['x-ratelimit-reset']?.trim() === reset) ? undefined : `no response carried X-RateLimit-Reset ${reset}`) },
   { name: 'a 429 to the key set aside', pattern: /no 429 to the key could be set beside the answer before it/, holds: (e) => (e.seen.some((s) => s.withKey && s.status === 429) ? undefined : 'the HAR holds no 429 to the key') },
   {
