@@ -42,9 +42,6 @@ export function headerPlaceholder(name: string): string {
 /** What the private key of --cert-key becomes in any text (it is never sent, so only our own lines could hold it). */
 export const PRIVATE_KEY_PLACEHOLDER = '[private key of --cert-key]';
 
-/** The longest header value looked for in every encoding a server may echo it in (Redactor.add); longer ones, as written. */
-const EVERY_FORM_UP_TO = 512;
-
 /** The PEM files of --cert and --cert-key, read: what the TLS connections present. */
 export interface ClientCertificate {
   cert: Buffer;
@@ -57,10 +54,9 @@ export interface ClientCertificate {
  */
 export function addGatewaySecrets(redactor: Redactor, headers: Readonly<Record<string, string>> | undefined, certificate: ClientCertificate | undefined): void {
   for (const [name, value] of Object.entries(headers ?? {})) {
-    if (value.length <= EVERY_FORM_UP_TO) redactor.add(value, headerPlaceholder(name));
-    // A gateway's token may be a JWT of kilobytes: found as sent and as a server most often echoes it (JSON- and
-    // percent-encoded), since a pattern of every encoding of every character stops compiling at that length.
-    else for (const form of new Set([value, JSON.stringify(value).slice(1, -1), encodeURIComponent(value)])) redactor.addLiteral(form, headerPlaceholder(name));
+    // In every encoding a server may echo it in, as the key: a gateway's token may be a JWT of kilobytes, which the
+    // redactor finds at the cost of a short one.
+    redactor.add(value, headerPlaceholder(name));
   }
   // Line by line: a PEM's base64 body is what holds the key, and a line of it is as telling as the whole.
   if (certificate) for (const line of privateKeyLines(certificate.key.toString('utf8'))) redactor.addLiteral(line, PRIVATE_KEY_PLACEHOLDER);
