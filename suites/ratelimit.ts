@@ -253,6 +253,9 @@ function statedTimes(exchange: Exchange): StatedTimes | undefined {
   return { retryIn, resetIn: reset - now.seconds, now: { by: now.by, slack: now.slack } };
 }
 
+/** How finely a recorded exchange's start is timed: an ISO time, to the millisecond. */
+const TIMESTAMP_RESOLUTION_MS = 1;
+
 /** The longest Retry-After the run waits out without --verify-recovery, to see whether a retry that early is taken. */
 const CHEAP_RECOVERY_S = 5;
 
@@ -275,7 +278,9 @@ function refusedAgainInTheSameWindow(exchanges: readonly Exchange[], refused: Ex
   const retryAt = Date.parse(refused.startedAt) + refused.durationMs + times.retryIn * 1000;
   return exchanges.find((later) => {
     if (later.seq <= refused.seq || (later.sentAfter ?? 0) < refused.seq || credentialOf(later.request.auth) !== 'key') return false;
-    if (Date.parse(later.startedAt) < retryAt || later.response?.status !== 429) return false;
+    // A recorded start is whole milliseconds (ISO time) and the answer's end has a tenth of one: a retry sent in the
+    // very millisecond its wait ended reads as up to 1 ms early, though the client waited it out from the answer's end.
+    if (Date.parse(later.startedAt) + TIMESTAMP_RESOLUTION_MS <= retryAt || later.response?.status !== 429) return false;
     const stated = readRateLimitHeaders(later.response.headers);
     return stated.reset === reset && stated.remaining === 0;
   });
