@@ -51,7 +51,7 @@ interface Kind<T> {
 async function fuzzKinds<T>(ctx: CheckContext, kinds: readonly Kind<T>[]): Promise<void> {
   const shrinkBudget = { left: SHRINK_STEPS_PER_RULE };
   const budgetOf = (kind: Kind<T>) => ({ seed: seedFor(ctx.config.seed, kind.index), runs: kind.runs, maxShrinks: SHRINK_STEPS_PER_FAILURE });
-  const announce = () => ctx.client.announceProgress('fuzzing', 'generated bodies sent');
+  const announce = () => ctx.client.announceProgress('fuzzing', ['generated body sent', 'generated bodies sent']);
   const sent = await Promise.all(kinds.map((kind) => sendGenerated(kind.arbitrary, budgetOf(kind), kind.probe, announce)));
   for (const [position, kind] of kinds.entries()) {
     const runs = sent[position]!;

@@ -267,7 +267,7 @@ class Attempt implements Target {
   async perform(command: string, requests: ReadonlyArray<{ send: SendOptions; expect: Expectation }>): Promise<Exchange[] | undefined> {
     const entry: ExecutedCommand = { command, exchanges: [] };
     this.executed.push(entry);
-    this.ctx.client.announceProgress('exploring', 'commands run');
+    this.ctx.client.announceProgress('exploring', ['command run', 'commands run']);
     // Sent together, and every one answered before any is judged: nothing the check started is left in flight.
     const settled = await Promise.allSettled(requests.map(({ send }) => this.ctx.client.send(send)));
     this.requests += requests.length;

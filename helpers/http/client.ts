@@ -19,6 +19,9 @@ import { diagnoseEarlyAnswers, DIAGNOSED_WITHIN, EVERY_KEY_REFUSED, hintAfterLoo
 import { readBody } from './response-body.js';
 import type { RecordedAnswer, ReplaySource } from './replay.js';
 
+/** What a long phase counts, as one and as many ("request sent", "requests sent"): a line says "1 request sent". */
+export type ProgressUnit = readonly [one: string, many: string];
+
 export interface SendOptions {
   method?: 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH' | 'HEAD' | 'OPTIONS';
   /** Relative to the base URL, e.g. `/pets/12`. */
@@ -272,7 +275,7 @@ export class PetstoreClient {
    * One more step of a long phase (a generated body sent, a probe request): counted per rule, so the fuzzing
    * of one rule reads as one growing count across its mutations. Heard only in a run (one with events).
    */
-  announceProgress(phase: string, unit: string, total?: number): void {
+  announceProgress(phase: string, unit: ProgressUnit, total?: number): void {
     if (this.options.events) this.progress(this.options.events, phase, unit, total);
   }
 
@@ -634,7 +637,7 @@ export class PetstoreClient {
   private readonly progressCounts = new Map<string, number>();
   private lastProgressAt = 0;
 
-  private progress(events: ClientEvents, phase: string, unit: string, total: number | undefined): void {
+  private progress(events: ClientEvents, phase: string, [one, many]: ProgressUnit, total: number | undefined): void {
     const key = `${this.currentRule ?? ''} ${phase}`;
     const done = (this.progressCounts.get(key) ?? 0) + 1;
     this.progressCounts.set(key, done);
@@ -642,7 +645,7 @@ export class PetstoreClient {
     const now = Date.now();
     if (now - this.lastProgressAt < PROGRESS_EVERY_MS) return;
     this.lastProgressAt = now;
-    events({ kind: 'progress', ...(this.currentRule ? { rule: this.currentRule } : {}), phase, done, unit, ...(total === undefined ? {} : { total }) });
+    events({ kind: 'progress', ...(this.currentRule ? { rule: this.currentRule } : {}), phase, done, unit: done === 1 ? one : many, ...(total === undefined ? {} : { total }) });
   }
 
   /**
