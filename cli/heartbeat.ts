@@ -1,5 +1,5 @@
 import type { RunEvent } from '../helpers/engine/events.js';
-import type { WaitTally } from '../helpers/http/pacing.js';
+import { announcedWaitMs, type WaitTally } from '../helpers/http/pacing.js';
 
 /** Longest a CI log goes without a line while the run works or waits. */
 export const HEARTBEAT_EVERY_MS = 10_000;
@@ -82,8 +82,8 @@ export class Heartbeat {
         this.waits = event.tally;
         break;
       case 'notice': {
-        const wait = ANNOUNCED_WAIT.exec(event.text);
-        if (wait) this.announcedWait = { until: this.now() + Number(wait[1]) * 1000 };
+        const waitMs = announcedWaitMs(event.text);
+        if (waitMs !== undefined) this.announcedWait = { until: this.now() + waitMs };
         break;
       }
       case 'progress':
@@ -138,9 +138,6 @@ export class Heartbeat {
     return `held back by the rate limit ${(totalMs / 1000).toFixed(1)} s in ${count} ${count === 1 ? 'wait' : 'waits'} since the last line${main ? ` (${main.reason})` : ''}`;
   }
 }
-
-/** The notice of a rate-limit wait as it begins (helpers/http/pacing.ts): "waiting 52.0 s for the rate limit (API key): …". */
-const ANNOUNCED_WAIT = /^waiting (\d+(?:\.\d+)?) s for the rate limit\b/;
 
 /** "/v1/pets?limit=1" of a URL: a log line needs no scheme and host. */
 function pathOf(url: string): string {

@@ -2,9 +2,10 @@ import type { CheckResult } from '../helpers/engine/events.js';
 import { createdText, requestsText, SUITE_BUG_NOTICE, waitsText, type Report, type RuleResult } from './reports/report.js';
 import { activeRules, deselectionReason, getRule } from '../helpers/spec/catalog.js';
 import type { Counterexample, Evidence } from '../helpers/judge/outcome.js';
-import { causesOf, countedOutcomes, isFailing, isProblem, outcomeMark, sharedCauses, suiteBroke } from '../helpers/judge/outcome-meaning.js';
+import { causesOf, countedOutcomes, isFailing, isProblem, outcomeMark, sharedCauses, suiteBroke, type SharedCause } from '../helpers/judge/outcome-meaning.js';
 import { EXIT } from './policy/verdict.js';
 import { visibleControls } from './reports/safe-text.js';
+import { announcedWaitMs } from '../helpers/http/pacing.js';
 
 /** The mark of a failing rule a baseline lists: reported, and it does not fail the run. */
 const KNOWN_MARK = 'KNOWN';
@@ -32,7 +33,7 @@ export function summaryText(report: Report): string {
   const problems = report.rules.filter((rule) => isProblem(rule.status));
   const shared = sharedCauses(report.rules);
   if (shared.length > 0) lines.push('', 'One cause, several rules (fix it once):');
-  for (const cause of shared) lines.push(`  ${cause.rules.length} rules: ${oneLine(cause.statement)}`, `     ${cause.rules.join(', ')}`);
+  for (const cause of shared) lines.push(...sharedCauseLines(cause));
   if (problems.length > 0) lines.push('');
   for (const rule of problems) {
     lines.push(`${known.has(rule.id) ? KNOWN_MARK : outcomeMark(rule.status, rule.level)} ${rule.id} [${rule.level}] ${rule.summary}`);
@@ -66,7 +67,7 @@ export function compactSummaryText(report: Report, width: number): string {
   // Several rules broken by one cause are fixed once: said before the rules, a line each, as report.html does.
   const shared = sharedCauses(report.rules.filter((rule) => !known.has(rule.id)));
   if (shared.length > 0) lines.push('', 'One cause, several rules (fix it once):');
-  for (const cause of shared.slice(0, SHARED_CAUSES_SHOWN)) lines.push(cut(`  ${cause.rules.length} rules: ${oneLine(cause.statement)}`, width), cut(`     ${cause.rules.join(', ')}`, width));
+  for (const cause of shared.slice(0, SHARED_CAUSES_SHOWN)) lines.push(...sharedCauseLines(cause, width));
   if (shared.length > SHARED_CAUSES_SHOWN) lines.push(`  … ${shared.length - SHARED_CAUSES_SHOWN} more in report.html`);
   if (fresh.length > 0) {
     const what = fresh.length === 1 ? 'One rule did not hold' : `${fresh.length} rules did not hold`;
@@ -80,6 +81,11 @@ export function compactSummaryText(report: Report, width: number): string {
   if (baseline && baseline.nowPassing.length > 0) lines.push(cut(`  NOW PASSING, remove from ${baseline.file}: ${baseline.nowPassing.join(', ')} (exit ${report.exitCode} until they are removed)`, width));
   lines.push(...suiteErrorLines(report));
   return lines.join('\n');
+}
+
+/** One cause several rules share, in two lines: the cause, then the rules it broke; each cut to `width`. */
+function sharedCauseLines(cause: SharedCause, width = Infinity): string[] {
+  return [cut(`  ${cause.rules.length} rules: ${oneLine(cause.statement)}`, width), cut(`     ${cause.rules.join(', ')}`, width)];
 }
 
 /** How many shared causes the compact summary names; report.html has them all. */
@@ -191,7 +197,6 @@ function byCause(evidence: readonly Evidence[]): string {
 // Without a terminal to rewrite a line in (a CI log), a long phase says how far it is this often.
 const PROGRESS_EVERY_MS = 5_000;
 const STOPPING = 'stopping: ';
-const WAIT_LINE = /^waiting (\d+(?:\.\d+)?) s\b/;
 
 /**
  * Routes what the run tells the person watching: notices (rate-limit waits are shown as they start and totalled);
@@ -213,10 +218,10 @@ export class LogRouter {
 
   line(text: string): void {
     if (text.startsWith(STOPPING)) this.stopped = true;
-    const wait = WAIT_LINE.exec(text);
-    if (wait) {
+    const waitMs = announcedWaitMs(text);
+    if (waitMs !== undefined) {
       this.waits.count += 1;
-      this.waits.totalMs += Math.round(Number(wait[1]) * 1000);
+      this.waits.totalMs += waitMs;
     }
     this.clearStatus();
     this.print(`  … ${text}`);
@@ -231,11 +236,7 @@ export class LogRouter {
   progress(text: string): void {
     const now = this.now();
     this.phaseStartedAt ??= now;
-    if (this.status) {
-      this.status(`  … ${text}`);
-      this.statusShown = true;
-      return;
-    }
+    if (this.status) return this.standing(`  … ${text}`);
     if (!this.printProgress || now - Math.max(this.phaseStartedAt, this.lastPrintedAt) < PROGRESS_EVERY_MS) return;
     this.lastPrintedAt = now;
     this.print(`  … ${text}`);

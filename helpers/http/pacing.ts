@@ -382,6 +382,18 @@ function labelOf(credential: string): string {
   return credential;
 }
 
+/** The notice a wait is announced with as it starts (Pacer.announce): "waiting 52.0 s for the rate limit (API key): …". */
+const WAIT_NOTICE = /^waiting (\d+(?:\.\d+)?) s for the rate limit\b/;
+
+/**
+ * How long the wait a notice announces lasts, in milliseconds, or undefined for any other notice: the terminal totals
+ * the waits and the heartbeat says how much of one is left, both from the line the person saw.
+ */
+export function announcedWaitMs(notice: string): number | undefined {
+  const wait = WAIT_NOTICE.exec(notice);
+  return wait ? Math.round(Number(wait[1]) * 1000) : undefined;
+}
+
 function seconds(ms: number): string {
   return (ms / 1000).toFixed(1);
 }
