@@ -100,7 +100,8 @@ export async function certify(options: RunOptions): Promise<RunResult> {
     folderLock = ReportFolderLock.take(reportDir, runId);
     const deselected = (rule: Rule) => deselectionReason(rule, options);
     // Only the suites of selected areas run: a run of one area costs that area alone.
-    const selected = new Set(activeRules().filter((rule) => !deselected(rule)).map((rule) => rule.area));
+    const selectedRules = activeRules().filter((rule) => !deselected(rule));
+    const selected = new Set(selectedRules.map((rule) => rule.area));
     // --read-only says what it will spend before it sends anything, and is held to it (on replay too, as it ran).
     const plan = options.readOnly ? readOnlyPlan(selected, options) : undefined;
     if (plan) say(planLine(plan));
@@ -113,7 +114,7 @@ export async function certify(options: RunOptions): Promise<RunResult> {
       ...(replay ? { replayHarPath: resolve(replay.harPath) } : {}),
     });
     const log = new LogRouter(say, status, Date.now, detail === 'verbose');
-    const showResult = resultShower(detail, log, say, options, activeRules().filter((rule) => !deselected(rule)).length);
+    const showResult = resultShower(detail, log, say, options.baseline, deselected, selectedRules.length);
     const record = new RunRecord(redactor, log, showResult.hear);
     const quota = plan && !replay ? quotaWatch(plan, (line) => log.line(line)) : undefined;
     const listeners = [record.hear, ...(quota ? [quota] : []), ...(heartbeat ? [heartbeat.hear] : [])];
@@ -192,15 +193,15 @@ const DEFAULT_WIDTH = 120;
  * marked known, and the rules of a selected area that --only or --skip left out counted in one line at the end.
  * By default: the status line (on a terminal) says how many rules are judged and how many failed.
  */
-function resultShower(detail: Detail, log: LogRouter, say: (line: string) => void, options: RunOptions, total: number): { hear: (result: CheckResult) => void; end: () => void } {
-  const known = new Set(options.baseline?.entries.map((entry) => entry.id));
+function resultShower(detail: Detail, log: LogRouter, say: (line: string) => void, baseline: RunOptions['baseline'], deselected: (rule: Rule) => string | undefined, total: number): { hear: (result: CheckResult) => void; end: () => void } {
+  const known = new Set(baseline?.entries.map((entry) => entry.id));
   let judged = 0;
   let failing = 0;
   let unselected: { count: number; reason: string } | undefined;
   return {
     hear: (result) => {
       const rule = getRule(result.meta.ruleId);
-      const reason = deselectionReason(rule, options);
+      const reason = deselected(rule);
       if (reason !== undefined) {
         unselected = { count: (unselected?.count ?? 0) + 1, reason };
         return;
