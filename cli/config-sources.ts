@@ -5,7 +5,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Command, Option } from 'commander';
-import { withoutCredentials } from './resolve-options.js';
+import { READ_ONLY_RATE_LIMIT_BUDGET, withoutCredentials } from './resolve-options.js';
 import { UsageError } from './usage-error.js';
 
 /** The YAML parser, loaded only when there is a file to read: the command line starts without it (tests/unit/import-graph.test.ts). */
@@ -191,5 +191,5 @@ export function describeConfig(program: Command, sources: ConfigSources): string
 const DEFAULT_SHOWN: Record<string, (values: Record<string, unknown>) => string> = {
   reporter: () => 'all',
   only: () => 'every rule',
-  rateLimitBudget: (values) => (values.readOnly ? '0 (the --read-only default)' : String(values.rateLimitBudget)),
+  rateLimitBudget: (values) => (values.readOnly ? `${READ_ONLY_RATE_LIMIT_BUDGET} (the --read-only default)` : String(values.rateLimitBudget)),
 };

@@ -1,6 +1,6 @@
 import { Command, Option } from 'commander';
 import { AREA_ORDER } from '../helpers/spec/facts.js';
-import { applyConfigSources, DEFAULT_CONFIG_FILE, describeConfig } from './config-sources.js';
+import { applyConfigSources, DEFAULT_CONFIG_FILE, describeConfig, envNameOf, type ValueSource } from './config-sources.js';
 import { REPORTER_NAMES } from './reports/names.js';
 import { DEFAULT_OPTIONS, INTEGER_OPTIONS, UsageError, type GivenOptions } from './resolve-options.js';
 
@@ -113,7 +113,7 @@ export function parseArguments(argv: string[], version: string, write: (text: st
   }
   const sources = applyConfigSources(program, env);
   // Before --print-config too: it shows what a run would take, and a run refuses this.
-  if (program.opts().verbose && program.opts().quiet) throw new UsageError(`--verbose and --quiet ask for opposite things: give one (${describeSource('verbose', sources)}, ${describeSource('quiet', sources)})`);
+  if (program.opts().verbose && program.opts().quiet) throw new UsageError(`--verbose and --quiet ask for opposite things: give one (${describeSource(program, 'verbose', sources)}, ${describeSource(program, 'quiet', sources)})`);
   if (program.opts().printConfig) {
     write(describeConfig(program, sources));
     return { action: 'exit', code: 0 };
@@ -161,9 +161,10 @@ export function parseArguments(argv: string[], version: string, write: (text: st
 }
 
 /** Where a switch was set, for a refusal that names both sides: "--quiet from PETSTORE_QUIET". */
-function describeSource(name: 'verbose' | 'quiet', sources: ReadonlyMap<string, string>): string {
-  const where = { flag: 'the command line', env: `PETSTORE_${name.toUpperCase()}`, file: 'the config file' }[sources.get(name) ?? 'flag'] ?? 'the command line';
-  return `--${name} from ${where}`;
+function describeSource(program: Command, name: 'verbose' | 'quiet', sources: ReadonlyMap<string, ValueSource>): string {
+  const option = program.options.find((each) => each.attributeName() === name)!;
+  const where = { flag: 'the command line', env: envNameOf(option), file: 'the config file', default: 'the command line' }[sources.get(name) ?? 'flag'];
+  return `${option.long} from ${where}`;
 }
 
 /**

@@ -76,6 +76,9 @@ export type ConformanceOptions = Partial<Omit<RunOptions, 'baseline' | 'headers'
 /** What the CLI or a program hands over before it is checked: a JavaScript caller's values may be of any type. */
 export type GivenOptions = { readonly [name in keyof ConformanceOptions]?: unknown };
 
+/** The 429 probe's budget under --read-only when none is given: none, so the probe does not run. */
+export const READ_ONLY_RATE_LIMIT_BUDGET = 0;
+
 export const DEFAULT_OPTIONS: Omit<RunOptions, 'seed'> = {
   reportDir: 'reports',
   only: [],
@@ -151,7 +154,7 @@ export function resolveRunOptions(given: GivenOptions, env: NodeJS.ProcessEnv, n
   })) as Pick<RunOptions, IntegerOption>;
   const flags = Object.fromEntries(FLAGS.map((name) => [name, flag(value[name] ?? DEFAULT_OPTIONS[name], name)])) as Pick<RunOptions, (typeof FLAGS)[number]>;
   // --read-only is gentle: the 429 probe exhausts the key's window for every client sharing it, so it runs only when asked for.
-  if (flags.readOnly && value.rateLimitBudget === undefined) integers.rateLimitBudget = 0;
+  if (flags.readOnly && value.rateLimitBudget === undefined) integers.rateLimitBudget = READ_ONLY_RATE_LIMIT_BUDGET;
   const apiKey = optionalString(value.apiKey, named('apiKey')) ?? (env.PETSTORE_API_KEY || undefined);
   if (apiKey !== undefined) checkSecret(apiKey, value.apiKey !== undefined ? named('apiKey') : 'PETSTORE_API_KEY');
   const baseUrl = value.baseUrl === undefined ? undefined : checkBaseUrl(optionalString(value.baseUrl, named('baseUrl'))!, named('baseUrl'));
