@@ -407,7 +407,8 @@ export class PetstoreClient {
   /**
    * Sends the request once; once more, on a new connection, when a kept-alive connection failed it before
    * any byte of its answer came (RFC 9112 §9.3.1): the server had closed it between two requests, as servers
-   * that close after every answer without saying so do. Both attempts are recorded; only the second judges.
+   * that close after every answer without saying so do; or when a connection failed before the request was
+   * written to it. Both attempts are recorded; only the second judges.
    */
   private async once(request: SendOptions, baseUrl = this.options.baseUrl, onNewConnection = false, reserved?: ReservedAnswer): Promise<Exchange> {
     this.assertBudgetLeft();
@@ -495,22 +496,26 @@ export class PetstoreClient {
       response = await this.fetchResponse(url, method, headers, body, dispatcher, how);
     } catch (cause) {
       error = this.redactor.redact(describeTransportError(cause, this.options.timeoutMs, this.options.proxy?.shown));
-      retry = !onNewConnection && this.closedWhileIdle(cause, method);
-      if (retry) error = `${error}, on a kept-alive connection, before any byte of the answer: sent again on a new connection`;
+      const closed = onNewConnection ? undefined : this.metClosedConnection(cause, method);
+      retry = closed !== undefined;
+      if (closed === 'before sent') error = `${error}, before the request was sent: sent on a new connection`;
+      if (closed === 'while idle') error = `${error}, on a kept-alive connection, before any byte of the answer: sent again on a new connection`;
     }
     return { response, error, startedAt, durationMs: Math.round((performance.now() - started) * 10) / 10, ...(retry ? { retry } : {}) };
   }
 
   /**
-   * Whether a failure met a kept-alive connection the server had closed, and the request may go again: it
-   * failed as a closed or reset connection, on a reused one, before any byte of its answer. An idempotent
-   * request may always go again (RFC 9110 §9.2.2); another (a POST) only when not a byte of it had left.
+   * Whether a failure met a connection the server had closed, and the request may go again: 'while idle' when it
+   * failed as a closed or reset connection, on a reused one, before any byte of its answer (an idempotent request may
+   * always go again, RFC 9110 §9.2.2; another, a POST, only when not a byte of it had left); 'before sent' when the
+   * connection failed before the request was written to it at all.
    */
-  private closedWhileIdle(cause: unknown, method: string): boolean {
+  private metClosedConnection(cause: unknown, method: string): 'while idle' | 'before sent' | undefined {
     const code = (cause as { code?: string }).code;
-    if (code !== 'UND_ERR_SOCKET' && code !== 'ECONNRESET' && code !== 'EPIPE') return false;
+    if (code !== 'UND_ERR_SOCKET' && code !== 'ECONNRESET' && code !== 'EPIPE') return undefined;
     const failure = this.connections?.failureOf(cause);
-    return failure !== undefined && failure.reused && failure.unanswered && (IDEMPOTENT_METHODS.has(method) || failure.neverSent);
+    if (failure?.neverWritten) return 'before sent';
+    return failure !== undefined && failure.reused && failure.unanswered && (IDEMPOTENT_METHODS.has(method) || failure.neverSent) ? 'while idle' : undefined;
   }
 
   private async fetchResponse(url: string, method: string, headers: Record<string, string>, body: string | undefined, dispatcher: Dispatcher, how: Pick<SendOptions, 'pathAsIs' | 'chunked'>): Promise<RecordedResponse> {

@@ -9,6 +9,12 @@ export interface ConnectionFailure {
   unanswered: boolean;
   /** Not a byte of this request had been handed to the connection: it provably never left. */
   neverSent: boolean;
+  /**
+   * The request never reached a connection: undici had queued it for one that failed first. undici waits a turn of
+   * the event loop before it reuses a kept-alive connection, and a reset that comes in that turn fails every request
+   * waiting for it (a server that answers, then resets without Connection: close, as Fastify does after a 431).
+   */
+  neverWritten: boolean;
 }
 
 interface Attempt {
@@ -39,9 +45,14 @@ export class ConnectionWatch {
 
   private readonly onError = (message: unknown): void => {
     const { request, error } = message as { request: object; error: unknown };
+    if (typeof error !== 'object' || error === null) return;
     const attempt = this.attempts.get(request);
-    if (!attempt || typeof error !== 'object' || error === null) return;
+    if (!attempt) {
+      this.failures.set(error, { reused: false, unanswered: true, neverSent: true, neverWritten: true });
+      return;
+    }
     this.failures.set(error, {
+      neverWritten: false,
       reused: attempt.reused,
       unanswered: attempt.socket.bytesRead === attempt.bytesRead,
       neverSent: attempt.socket.bytesWritten === attempt.bytesWritten,
@@ -53,7 +64,7 @@ export class ConnectionWatch {
     subscribe('undici:request:error', this.onError);
   }
 
-  /** What the failed request met on its connection; undefined when it never had one (a failed connect). */
+  /** What the failed request met on its connection, or that it never had one; undefined for another client's error. */
   failureOf(error: unknown): ConnectionFailure | undefined {
     return typeof error === 'object' && error !== null ? this.failures.get(error) : undefined;
   }
