@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseJson } from '../../helpers/json.js';
+import { parseOwnJson } from '../../helpers/json.js';
 import { packagePath } from '../../helpers/package-root.js';
 import type { Report } from '../../cli/reports/report.js';
 import { startReferenceServer, type RunningReferenceServer } from '../../server/reference-server.js';
@@ -37,7 +37,7 @@ export function runCli(args: readonly string[], options: { env?: Record<string, 
 /** The report.json a run wrote into `dir`, read as a user would read it; undefined when it wrote none. */
 export function reportIn(dir: string): Report | undefined {
   const path = join(dir, 'report.json');
-  return existsSync(path) ? (parseJson(readFileSync(path, 'utf8')) as unknown as Report) : undefined;
+  return existsSync(path) ? (parseOwnJson(readFileSync(path, 'utf8')) as unknown as Report) : undefined;
 }
 
 /** Starts a reference server (with defects or variants), runs the CLI against it, and stops the server. */

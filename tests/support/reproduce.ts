@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Entry, Har } from 'har-format';
 import type { Report } from '../../cli/reports/report.js';
-import { isJsonObject, parseJson, type Json } from '../../helpers/json.js';
+import { isJsonObject, parseJson, parseOwnJson, type Json } from '../../helpers/json.js';
 import type { RunningReferenceServer } from '../../server/reference-server.js';
 
 /** A printed curl line, and the statuses the run recorded for it (several for requests sent together with `&`). */
@@ -115,7 +115,7 @@ export async function unreproduced(stdout: string, report: Report, server: Runni
  * name it holds (it answers 409 now), cannot get their recorded answer back from that server; every other line must.
  */
 export function changedSince(reportDir: string, report: Report): (line: string) => boolean {
-  const har = parseJson(readFileSync(join(reportDir, 'exchanges.har'), 'utf8')) as unknown as Har;
+  const har = parseOwnJson(readFileSync(join(reportDir, 'exchanges.har'), 'utf8')) as unknown as Har;
   const base = new URL(report.target.baseUrl).pathname.replace(/\/+$/, '');
   const entries = har.log.entries.map((entry) => {
     const url = new URL(entry.request.url);

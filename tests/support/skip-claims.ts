@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Entry, Har } from 'har-format';
 import type { Report } from '../../cli/reports/report.js';
-import { asBigInt, isJsonObject, parseJson, type Json } from '../../helpers/json.js';
+import { asBigInt, isJsonObject, parseJson, parseOwnJson, type Json } from '../../helpers/json.js';
 import { validateSchema } from '../../helpers/judge/schema.js';
 import { getRule } from '../../helpers/spec/catalog.js';
 import { AREA_ORDER, PAGE_SIZE, PET_STATUSES } from '../../helpers/spec/facts.js';
@@ -311,7 +311,7 @@ export function contradictions(reason: string, evidence: Evidence): { problems: 
 
 /** The evidence a report folder holds: its exchanges.har, read as the claims need it, and its report.json. */
 export function evidenceIn(reportDir: string, report: Report): Evidence {
-  const har = parseJson(readFileSync(join(reportDir, 'exchanges.har'), 'utf8')) as unknown as Har;
+  const har = parseOwnJson(readFileSync(join(reportDir, 'exchanges.har'), 'utf8')) as unknown as Har;
   const base = new URL(report.target.baseUrl).pathname.replace(/\/+$/, '');
   return { report, seen: har.log.entries.map((entry) => seenOf(entry, base)) };
 }
