@@ -137,8 +137,9 @@ export interface Exchange {
   /** Transport failure: refused, reset, timed out, too large. */
   readonly error?: string;
   /**
-   * The request failed on a kept-alive connection the server had closed, before any byte of its answer,
-   * and was sent again on a new connection: the next exchange is that attempt, and this one judges nothing.
+   * The request failed on a kept-alive connection the server had closed, before any byte of its answer (or
+   * before it was written to one at all), and was sent again on a new connection: the next exchange is that
+   * attempt, and this one judges nothing.
    */
   readonly retried?: true;
   readonly startedAt: string;

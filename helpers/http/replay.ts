@@ -15,7 +15,7 @@ export interface RecordedAnswer {
   /** Where the recording placed the exchange, and how many answers had come when it was sent. */
   seq?: number;
   sentAfter?: number;
-  /** The request is to be sent again on a new connection: this attempt met a connection the server had closed. */
+  /** The request is to be sent again on a new connection: this attempt met a connection the server had closed or reset. */
   retry?: boolean;
 }
 
