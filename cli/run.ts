@@ -21,7 +21,7 @@ import type { RunEvents } from '../helpers/engine/events.js';
 import { planLine, quotaLine, readOnlyPlan, type ReadOnlyPlan } from './read-only-plan.js';
 import { Heartbeat } from './heartbeat.js';
 import { RunContext } from '../helpers/run-context.js';
-import { diagnoseRefusedKeyOverRun, type Diagnosis } from '../helpers/http/diagnosis.js';
+import { diagnoseRefusedKeyOverRun, wantsListingForRefusedKey, type Diagnosis } from '../helpers/http/diagnosis.js';
 import { SUITES } from '../suites/index.js';
 import { RunRecord } from './run-record.js';
 import { TOOL } from './tool.js';
@@ -125,6 +125,11 @@ export async function certify(options: RunOptions): Promise<RunResult> {
     heartbeat?.start();
     try {
       await runSuites(run, SUITES.filter((suite) => selected.has(suite.area)), hear);
+      // Every request with the key refused, GET /pets not among them (`--only store`): one GET /pets with the key
+      // tells a key of another environment from one operation refusing a good key (diagnoseRefusedKeyOverRun, below).
+      if (!record.diagnosis && !options.signal?.aborted && wantsListingForRefusedKey(record.exchanges, baseUrl)) {
+        await run.client.send({ path: '/pets', query: { limit: '1' } }).catch(() => undefined);
+      }
     } finally {
       heartbeat?.stop();
       await run.close();

@@ -65,6 +65,18 @@ export function diagnoseRefusedKeyOverRun(exchanges: readonly Exchange[], baseUr
 }
 
 /**
+ * Whether a run ended with every request it sent with the key answered 401 (429s aside), none of them GET /pets
+ * (`--only store`): one GET /pets with the key then tells a key of another environment, which it refuses too, from
+ * one operation refusing a good key (a gateway before the orders), which its rule judges. A replay reads the same
+ * exchanges, so it sends the same request, and finds its answer recorded.
+ */
+export function wantsListingForRefusedKey(exchanges: readonly Exchange[], baseUrl: string): boolean {
+  const withTheKey = exchanges.filter((exchange) => exchange.response && withKey(exchange) && exchange.response.status !== 429);
+  return withTheKey.length > 0 && withTheKey.every((exchange) => exchange.response!.status === 401)
+    && !withTheKey.some((exchange) => exchange.request.method === 'GET' && pathOf(exchange, baseUrl) === '/pets');
+}
+
+/**
  * At least `fewest` answers to requests with the key, 429s aside, every one 401, GET /pets among them: one
  * operation refusing a good key (a defect of that operation, `--only store` behind a gateway) is judged by its rule.
  */

@@ -4,7 +4,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { diagnoseEarlyAnswers, diagnoseRefusedKeyOverRun, hintAfterLooking, otherBaseUrl } from '../../helpers/http/diagnosis.js';
+import { diagnoseEarlyAnswers, diagnoseRefusedKeyOverRun, hintAfterLooking, otherBaseUrl, wantsListingForRefusedKey } from '../../helpers/http/diagnosis.js';
+import { verifyReportFolder } from '../../cli/verify.js';
 import type { AuthMode, Exchange } from '../../helpers/http/exchange.js';
 import { startReferenceServer } from '../../server/reference-server.js';
 import { runCli } from '../support/cli.js';
@@ -96,6 +97,31 @@ describe('the whole run, read for a refused key once it ends', () => {
     expect(diagnoseRefusedKeyOverRun([answered(1, '/pets', 401), answered(2, '/pets/1', 200)], BASE)).toBeUndefined();
     expect(diagnoseRefusedKeyOverRun([answered(1, '/pets', 401, { auth: 'none' })], BASE)).toBeUndefined();
   });
+
+  it('asks GET /pets with the key once the run ends when every request with the key was refused and none listed pets', () => {
+    expect(wantsListingForRefusedKey([answered(1, '/store/orders', 401)], BASE)).toBe(true);
+    expect(wantsListingForRefusedKey([answered(1, '/store/orders', 401), answered(2, '/store/orders', 429)], BASE)).toBe(true);
+    // GET /pets asked already, an answer other than 401, no request with the key: nothing to tell apart.
+    expect(wantsListingForRefusedKey([answered(1, '/store/orders', 401), answered(2, '/pets', 401)], BASE)).toBe(false);
+    expect(wantsListingForRefusedKey([answered(1, '/store/orders', 200)], BASE)).toBe(false);
+    expect(wantsListingForRefusedKey([answered(1, '/store/orders', 401, { auth: 'none' })], BASE)).toBe(false);
+    expect(wantsListingForRefusedKey([], BASE)).toBe(false);
+  });
+
+  it('ends a run of the store area with a key of another environment as not judged (exit 3), one GET /pets telling the key from the operation', async () => {
+    const server = await startReferenceServer({ apiKeys: ['diagnosis-key-5c1e0b7a'] });
+    try {
+      const refused = await withChildSlot(() => runCli(['--base-url', server.url, '--only', 'store'], { env: { PETSTORE_API_KEY: 'a-key-of-another-environment' } }));
+      expect(refused.code, refused.stdout).toBe(3);
+      expect(refused.report).toMatchObject({ verdict: 'not-judged', diagnosis: { cause: 'key', problem: 'every request with the key was answered 401 (2 of 2)' } });
+      expect((await verifyReportFolder(refused.reportDir)).line).toMatch(/^verified: /);
+      // The key of this server: GET /store/orders answers, and nothing more is asked.
+      const good = await withChildSlot(() => runCli(['--base-url', server.url, '--only', 'store'], { env: { PETSTORE_API_KEY: server.apiKey } }));
+      expect({ code: good.code, requests: good.report?.requests.total }).toEqual({ code: 0, requests: 1 });
+    } finally {
+      await server.close();
+    }
+  }, 180_000);
 
   it('ends a one-rule run with a key of another environment as not judged, exit 3, not as a failure of the rule', async () => {
     const server = await startReferenceServer({ apiKeys: ['diagnosis-key-5c1e0b7a'] });
