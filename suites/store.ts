@@ -9,8 +9,24 @@ async function ordersExchange(ctx: CheckContext): Promise<Exchange> {
   return earlier ?? ctx.client.send({ path: '/store/orders' });
 }
 
-// Answers a gateway gives before any routing: they say nothing of whether the operation exists.
+// Answers a gateway gives before any routing: alone, they say nothing of whether the operation exists.
 const BEFORE_ROUTING = [401, 403, 429];
+
+/** A path beside the operation that names none: what a router answers for a route it does not have. */
+const NO_SUCH_OPERATION = '/store/no-such-operation';
+
+/**
+ * Whether a 401 or 403 to GET /store/orders with the key is the operation's own answer (an OAuth scope the key
+ * lacks, checked in the handler): the key works elsewhere (GET /pets answers 2xx), and the route beside it that names
+ * no operation is answered 404. A gateway that refuses before routing refuses that route too. Both are asked by this
+ * check itself, whatever else the run has sent, so a replay sends the same.
+ */
+async function refusedByTheOperation(ctx: CheckContext): Promise<{ own: boolean; listing: Exchange; beside: Exchange }> {
+  const listing = await ctx.client.send({ path: '/pets', query: { limit: '1' } });
+  const beside = await ctx.client.send({ path: NO_SUCH_OPERATION });
+  const status = (exchange: Exchange) => exchange.response?.status ?? 0;
+  return { own: status(listing) >= 200 && status(listing) < 300 && status(beside) === 404, listing, beside };
+}
 
 /** A body described without judging it: the spec shows none. */
 function shapeOf(exchange: Exchange): string {
@@ -27,7 +43,13 @@ export default suite('store', [
     const exchange = await ordersExchange(ctx);
     const status = responseOf(exchange).status;
     if (BEFORE_ROUTING.includes(status)) {
-      ctx.skip(`GET /store/orders with the key was answered ${status} (${describeExchange(exchange)}), which a gateway gives before routing, so it says nothing of whether the operation exists (AUTH-06 reports a key refused)`);
+      const compared = status === 429 ? undefined : await refusedByTheOperation(ctx);
+      if (compared?.own) {
+        ctx.observe(`GET /store/orders with the key was answered ${status} (${describeExchange(exchange)}), and the route beside it that names no operation 404 (${describeExchange(compared.beside)}), while the key lists pets: the ${status} is the operation's own answer, so the operation exists`);
+        return;
+      }
+      const beside = compared ? `; with the key, GET /pets was answered ${compared.listing.response?.status ?? 'nothing'} and GET ${NO_SUCH_OPERATION} ${compared.beside.response?.status ?? 'nothing'}` : '';
+      ctx.skip(`GET /store/orders with the key was answered ${status} (${describeExchange(exchange)}), which a gateway gives before routing, so it says nothing of whether the operation exists${beside} (AUTH-06 reports a key refused)`);
     }
     // Any other answer is allowed: its parameters and responses are not shown, so even a 400 may be right.
     expectThat(ctx, status !== 404 && status !== 405, {

@@ -113,7 +113,7 @@ describe('the whole run, read for a refused key once it ends', () => {
     try {
       const refused = await withChildSlot(() => runCli(['--base-url', server.url, '--only', 'store'], { env: { PETSTORE_API_KEY: 'a-key-of-another-environment' } }));
       expect(refused.code, refused.stdout).toBe(3);
-      expect(refused.report).toMatchObject({ verdict: 'not-judged', diagnosis: { cause: 'key', problem: 'every request with the key was answered 401 (2 of 2)' } });
+      expect(refused.report).toMatchObject({ verdict: 'not-judged', diagnosis: { cause: 'key', problem: 'every request with the key was answered 401 (3 of 3)' } });
       expect((await verifyReportFolder(refused.reportDir)).line).toMatch(/^verified: /);
       // The key of this server: GET /store/orders answers, and nothing more is asked.
       const good = await withChildSlot(() => runCli(['--base-url', server.url, '--only', 'store'], { env: { PETSTORE_API_KEY: server.apiKey } }));

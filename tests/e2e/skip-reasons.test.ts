@@ -3,6 +3,7 @@
 // nothing to judge. The gallery's runs and the mutation harness's are held to the same oracle.
 import { describe, expect, it } from 'vitest';
 import type { Report } from '../../cli/reports/report.js';
+import type { Overrides } from '../../server/seams.js';
 import type { DefectId } from '../defects/catalog.js';
 import { certifyInProcess } from '../support/in-process.js';
 import { FUZZING_SAMPLE, harnessPlan, withChildSlot } from '../support/harness.js';
@@ -41,3 +42,17 @@ it('RATE-07 advises no --rate-limit-budget reckoned from headers the run has sho
   expect(reason).not.toMatch(/run with --rate-limit-budget/);
   expect(falseReasons(run.reportDir, run.report!)).toEqual([]);
 }, 600_000);
+
+// A gateway that refuses the store's routes with 403 before routing them, the orders and any other alike: the 403
+// says nothing of whether the operation exists, and the reason names the route beside it that was refused too. The
+// same 403 from the operation alone (the gallery's store-orders-scope-403) is the operation's own answer, and passes.
+it('STORE-01 is skipped when the route beside the orders is refused as they are, the reason true to the HAR', async () => {
+  const gateway: Overrides = {
+    authenticate: (request, operation, reference, server) => (request.url.includes('/store/') ? server.seams.error(403, 'forbidden', 'no route to the store for this key') : reference(request, operation)),
+  };
+  const run = await withChildSlot(() => certifyInProcess({ overrides: [gateway] }, ['--only', 'store']));
+  expect(run.report?.rules.find((rule) => rule.id === 'STORE-01')).toMatchObject({
+    status: 'skipped', message: expect.stringMatching(/answered 403 .* with the key, GET \/pets was answered 200 and GET \/store\/no-such-operation 403/),
+  });
+  expect(falseReasons(run.reportDir, run.report!, { strict: true })).toEqual([]);
+}, 120_000);

@@ -163,6 +163,13 @@ const CLAIMS: readonly Claim[] = [
     holds: (e, [, status]) => (e.seen.some((s) => s.path === '/store/orders' && s.withKey && s.status === Number(status)) ? undefined : `the HAR holds no ${status} to GET /store/orders with the key`),
   },
   {
+    name: 'the key listed pets, and the route beside the orders', pattern: /with the key, GET \/pets was answered (\d+) and GET (\/store\/[a-z-]+) (\d+)/,
+    holds: (e, [, listing, path, beside]) => {
+      if (!e.seen.some((s) => s.path === '/pets' && s.withKey && s.status === Number(listing))) return `the HAR holds no ${listing} to GET /pets with the key`;
+      return e.seen.some((s) => s.path === path && s.withKey && s.status === Number(beside)) ? undefined : `the HAR holds no ${beside} to GET ${path} with the key`;
+    },
+  },
+  {
     name: 'no create answered an id', pattern: /no creation of this run answered an id/,
     holds: (e) => none('creates answered with an id', e.seen.filter((s) => isCreate(s) && succeeded(s) && isJsonObject(s.json) && s.json.id !== undefined && s.json.id !== null)),
   },

@@ -144,6 +144,14 @@ export const CORE_VARIANTS = [
     },
   },
   {
+    id: 'store-orders-scope-403',
+    area: 'store',
+    description: 'answers GET /store/orders with the key 403 insufficient_scope, an Error: the key lacks the OAuth scope orders:read, checked in the handler after routing (the spec shows neither the operation\'s responses nor key scopes)',
+    overrides: {
+      respond: insteadOf('getStoreOrders', (_request, server) => server.seams.error(403, 'insufficient_scope', 'the key lacks the scope orders:read')),
+    },
+  },
+  {
     id: 'store-orders-sample',
     area: 'store',
     description: 'answers GET /store/orders with the orders it holds, Swagger\'s Petstore Order objects (id, petId, quantity, shipDate, status, complete): their shape is not shown',
