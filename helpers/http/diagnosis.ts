@@ -71,9 +71,8 @@ export function diagnoseRefusedKeyOverRun(exchanges: readonly Exchange[], baseUr
  * exchanges, so it sends the same request, and finds its answer recorded.
  */
 export function wantsListingForRefusedKey(exchanges: readonly Exchange[], baseUrl: string): boolean {
-  const withTheKey = exchanges.filter((exchange) => exchange.response && withKey(exchange) && exchange.response.status !== 429);
-  return withTheKey.length > 0 && withTheKey.every((exchange) => exchange.response!.status === 401)
-    && !withTheKey.some((exchange) => exchange.request.method === 'GET' && pathOf(exchange, baseUrl) === '/pets');
+  const { answers, allRefused, listed } = keyAnswers(exchanges.filter((exchange) => exchange.response), baseUrl);
+  return answers.length > 0 && allRefused && !listed;
 }
 
 /**
@@ -81,14 +80,23 @@ export function wantsListingForRefusedKey(exchanges: readonly Exchange[], baseUr
  * operation refusing a good key (a defect of that operation, `--only store` behind a gateway) is judged by its rule.
  */
 function refusedKey(answered: readonly Exchange[], baseUrl: string, fewest: number): Diagnosis | undefined {
-  const withTheKey = answered.filter((exchange) => withKey(exchange) && exchange.response!.status !== 429);
-  const listed = withTheKey.some((exchange) => exchange.request.method === 'GET' && pathOf(exchange, baseUrl) === '/pets');
-  if (!listed || withTheKey.length < fewest || !withTheKey.every((exchange) => exchange.response!.status === 401)) return undefined;
+  const { answers, allRefused, listed } = keyAnswers(answered, baseUrl);
+  if (!listed || answers.length < fewest || !allRefused) return undefined;
   return {
-    problem: `${EVERY_KEY_REFUSED} (${withTheKey.length} of ${withTheKey.length})`,
+    problem: `${EVERY_KEY_REFUSED} (${answers.length} of ${answers.length})`,
     hint: 'is the key right, or is it for another environment? Set PETSTORE_API_KEY to a key of this server (and check --base-url names the environment the key is for)',
-    seq: withTheKey.at(-1)!.seq,
+    seq: answers.at(-1)!.seq,
     cause: 'key',
+  };
+}
+
+/** The answers to requests with the key, 429s aside (a rate limit says nothing of the key); whether each is 401; whether GET /pets is among them. */
+function keyAnswers(answered: readonly Exchange[], baseUrl: string): { answers: Exchange[]; allRefused: boolean; listed: boolean } {
+  const answers = answered.filter((exchange) => withKey(exchange) && exchange.response!.status !== 429);
+  return {
+    answers,
+    allRefused: answers.every((exchange) => exchange.response!.status === 401),
+    listed: answers.some((exchange) => exchange.request.method === 'GET' && pathOf(exchange, baseUrl) === '/pets'),
   };
 }
 
