@@ -22,8 +22,7 @@ const NO_SUCH_OPERATION = '/store/no-such-operation';
  * check itself, whatever else the run has sent, so a replay sends the same.
  */
 async function refusedByTheOperation(ctx: CheckContext): Promise<{ own: boolean; listing: Exchange; beside: Exchange }> {
-  const listing = await ctx.client.send({ path: '/pets', query: { limit: '1' } });
-  const beside = await ctx.client.send({ path: NO_SUCH_OPERATION });
+  const [listing, beside] = await Promise.all([ctx.client.send({ path: '/pets', query: { limit: '1' } }), ctx.client.send({ path: NO_SUCH_OPERATION })]);
   const status = (exchange: Exchange) => exchange.response?.status ?? 0;
   return { own: status(listing) >= 200 && status(listing) < 300 && status(beside) === 404, listing, beside };
 }
