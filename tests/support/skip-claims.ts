@@ -48,6 +48,8 @@ const succeeded = (seen: Seen) => seen.status >= 200 && seen.status <= 299;
 const count = (what: string, items: readonly unknown[]) => `the HAR holds ${items.length} ${what}`;
 const none = (what: string, items: readonly unknown[]) => (items.length === 0 ? undefined : count(what, items));
 const probe = (seen: Seen) => /^RATE-(0[7-9]|1[0-2])$/.test(seen.rule ?? '');
+/** A claim that a request to `path` with the key was answered `status`: undefined when the HAR holds one, else what it lacks. */
+const answeredWithKey = (e: Evidence, path: string, status: string) => (e.seen.some((s) => s.path === path && s.withKey && s.status === Number(status)) ? undefined : `the HAR holds no ${status} to GET ${path} with the key`);
 
 /** Distinct pet ids the target showed (200 pages and 201 bodies), each with the last status shown: as knownPets reads them. */
 function shownPets(evidence: Evidence): Map<string, string | undefined> {
@@ -160,14 +162,11 @@ const CLAIMS: readonly Claim[] = [
   },
   {
     name: 'the store orders answer', pattern: /GET \/store\/orders with the key was answered (\d+)/,
-    holds: (e, [, status]) => (e.seen.some((s) => s.path === '/store/orders' && s.withKey && s.status === Number(status)) ? undefined : `the HAR holds no ${status} to GET /store/orders with the key`),
+    holds: (e, [, status]) => answeredWithKey(e, '/store/orders', status!),
   },
   {
     name: 'the key listed pets, and the route beside the orders', pattern: /with the key, GET \/pets was answered (\d+) and GET (\/store\/[a-z-]+) (\d+)/,
-    holds: (e, [, listing, path, beside]) => {
-      if (!e.seen.some((s) => s.path === '/pets' && s.withKey && s.status === Number(listing))) return `the HAR holds no ${listing} to GET /pets with the key`;
-      return e.seen.some((s) => s.path === path && s.withKey && s.status === Number(beside)) ? undefined : `the HAR holds no ${beside} to GET ${path} with the key`;
-    },
+    holds: (e, [, listing, path, beside]) => answeredWithKey(e, '/pets', listing!) ?? answeredWithKey(e, path!, beside!),
   },
   {
     name: 'no create answered an id', pattern: /no creation of this run answered an id/,
